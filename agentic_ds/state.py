@@ -1,0 +1,117 @@
+"""Session-state keys and the records stored under them.
+
+All orchestration state lives in the ADK session and changes only through `state_delta`,
+`output_key` or context state, so `session.db` always holds the truth. Records are stored as
+plain dicts (JSON-serialisable); the pydantic models here validate them on the way in and out.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# -- keys ---------------------------------------------------------------------------------------
+TASK = "task"                          # the user's question, verbatim
+MODE = "mode"                          # "orchestrated" | "simple"
+DATA_PROFILE = "data_profile"          # compact text rendering of data_profile.json
+INPUT_PROBLEMS = "input_problems"      # list[str]: files that could not be profiled, and why
+PLAN_TEXT = "plan_text"                # plan_maker's free-form plan (also written to plan.md)
+PLAN_REVIEW = "plan_review"            # plan_reviewer's critique
+PLAN_DECISION = "plan_decision"        # plan_confirmation's {exit, reason}
+PLAN_ROUND = "plan_round"              # 1-based planning iteration
+PARSED_PLAN = "parsed_plan"            # plan_parser's raw structured output
+STAGES = "stages"                      # list[StageRecord]
+CRITERIA = "criteria"                  # list[CriterionRecord]
+CURRENT_STAGE = "current_stage"        # index into STAGES, or None
+STAGE_ATTEMPT = "stage_attempt"        # 1-based iteration of the implementation loop
+IMPL_SUMMARY = "impl_summary"          # coding_agent's final text for the current attempt
+LAST_EXECUTION = "last_execution"      # ExecutionSummary of the coder's last run_python
+CODE_REVIEW = "code_review"            # code_reviewer's critique of the current attempt
+IMPL_DECISION = "impl_decision"        # impl_confirmation's {exit, reason}
+CRITERIA_UPDATE = "criteria_update"    # criteria_checker's raw structured output
+REFLECTION = "reflection"              # stage_reflector's raw structured output
+REPORT_TEXT = "report_text"            # summary_agent's report (also written to report.md)
+RUN_STATUS = "run_status"              # RunStatus
+STATUS_REASON = "status_reason"        # one sentence: why that status
+WARNINGS = "warnings"                  # list[str]
+
+RunStatus = Literal["completed", "completed_with_warnings", "incomplete", "failed"]
+StageStatus = Literal["pending", "running", "approved", "failed"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# -- structured LLM outputs ---------------------------------------------------------------------
+class Decision(_Record):
+    """A confirmation agent's verdict: exit the loop (approved) or go round again."""
+
+    exit: bool = Field(description="true when the reviewed work is approved and the loop should end")
+    reason: str = Field(description="one or two sentences: why")
+
+
+class PlannedStage(_Record):
+    id: str = Field(description="short stable id, e.g. 's1'")
+    title: str
+    description: str = Field(description="what to do, concretely, with the columns and files involved")
+    expected_outputs: list[str] = Field(default_factory=list, description="files or numbers this stage must produce")
+
+
+class ParsedPlan(_Record):
+    stages: list[PlannedStage] = Field(min_length=1)
+    success_criteria: list[str] = Field(min_length=1, description="end states that prove the task is done")
+
+
+class CriterionUpdate(_Record):
+    id: str
+    met: bool
+    evidence: str = Field(description="paths and numbers that show it, or what is missing")
+
+
+class CriteriaUpdate(_Record):
+    criteria: list[CriterionUpdate]
+
+
+class StageEdit(_Record):
+    id: str = Field(description="id of a stage that has not run yet")
+    title: str | None = None
+    description: str | None = None
+    expected_outputs: list[str] | None = None
+
+
+class Reflection(_Record):
+    edits: list[StageEdit] = Field(default_factory=list)
+    new_stages: list[PlannedStage] = Field(default_factory=list)
+    note: str = ""
+
+
+# -- records kept in state ----------------------------------------------------------------------
+class StageRecord(_Record):
+    id: str
+    title: str
+    description: str
+    expected_outputs: list[str] = Field(default_factory=list)
+    status: StageStatus = "pending"
+    attempts: int = 0
+    summary: str = ""
+    review: str = ""
+    dir: str = ""                      # stages/NN-slug, relative to the run directory
+
+
+class CriterionRecord(_Record):
+    id: str
+    text: str
+    met: bool = False
+    evidence: str = ""
+
+
+class ExecutionSummary(_Record):
+    """What the coder's last `run_python` did, as the reviewer sees it."""
+
+    ok: bool
+    cells: int = 0
+    error: str = ""
+    output_tail: str = ""
+    files: list[str] = Field(default_factory=list)
