@@ -35,6 +35,10 @@ REPORT_TEXT = "report_text"            # summary_agent's report (also written to
 RUN_STATUS = "run_status"              # RunStatus
 STATUS_REASON = "status_reason"        # one sentence: why that status
 WARNINGS = "warnings"                  # list[str]
+ADDED_STAGES = "added_stages"          # how many stages the reflector appended so far
+FINAL_ANSWER = "final_answer"          # simple mode: answer_validator's FinalAnswer
+SIMPLE_ATTEMPT = "simple_attempt"      # simple mode: 1-based attempt
+EARLIER_ATTEMPTS = "earlier_attempts"  # simple mode: list of {attempt, error, verdict} of failed attempts
 
 RunStatus = Literal["completed", "completed_with_warnings", "incomplete", "failed"]
 StageStatus = Literal["pending", "running", "approved", "failed"]
@@ -85,6 +89,17 @@ class Reflection(_Record):
     edits: list[StageEdit] = Field(default_factory=list)
     new_stages: list[PlannedStage] = Field(default_factory=list)
     note: str = ""
+
+
+class FinalAnswer(_Record):
+    """Simple mode's validated answer (also the `final_answer` of run.json)."""
+
+    valid: bool = Field(description="false when the execution failed or the outputs do not support the answer")
+    answer: str
+    confidence: Literal["high", "medium", "low"] = "medium"
+    caveats: list[str] = Field(default_factory=list)
+    reasoning_trace: list[str] = Field(default_factory=list, description="a few short steps")
+    output_type: Literal["number", "table", "figure", "text"] = "text"
 
 
 # -- records kept in state ----------------------------------------------------------------------

@@ -1,0 +1,111 @@
+"""`events.jsonl`: every event of a run, one JSON object per line, appended as it happens."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from agentic_ds import state as S
+
+TEXT_CHARS = 2000
+ARGS_CHARS = 300
+CONTROL_AUTHORS = {"stage_orchestrator", "planning_loop", "implementation_loop", "simple_loop", "file_analyzer",
+                   "simple_status", "agentic_ds"}
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 20] + f" ...[{len(text) - limit + 20} more chars]"
+
+
+class EventsLog:
+    """Converts ADK events to plain records, writes them, and tracks the current stage for progress displays."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] = path.open("a", encoding="utf-8", buffering=1)
+        self._stage: dict[str, Any] | None = None
+        self._stage_count = 0
+        self._iteration: int | None = None
+        self.count = 0
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def write(self, record: dict[str, Any]) -> dict[str, Any]:
+        self._file.write(json.dumps(record, default=str, ensure_ascii=False) + "\n")
+        self.count += 1
+        return record
+
+    def append_notice(self, kind: str, text: str, author: str = "agentic_ds") -> list[dict[str, Any]]:
+        """A record that is not an ADK event (run-level warnings, errors, the final status)."""
+        record = {"timestamp": datetime.now(timezone.utc).isoformat(), "author": author, "kind": kind, "text": text}
+        return [self.write(record)]
+
+    def append(self, event: Any) -> list[dict[str, Any]]:
+        """Log one ADK event (one record per tool call/result part, else one record)."""
+        self._track(event)
+        base: dict[str, Any] = {
+            "timestamp": datetime.fromtimestamp(event.timestamp, tz=timezone.utc).isoformat(),
+            "author": event.author,
+            "branch": event.branch,
+        }
+        if self._stage is not None:
+            base["stage"] = self._stage
+        if self._iteration is not None:
+            base["iteration"] = self._iteration
+        usage = getattr(event, "usage_metadata", None)
+        if usage is not None and (usage.prompt_token_count or usage.candidates_token_count):
+            base["usage"] = {
+                "input_tokens": usage.prompt_token_count or 0,
+                "output_tokens": usage.candidates_token_count or 0,
+            }
+        records = []
+        parts = event.content.parts if event.content and event.content.parts else []
+        for part in parts:
+            if part.function_call:
+                args = json.dumps(part.function_call.args or {}, default=str)
+                records.append({**base, "kind": "tool_call", "tool": part.function_call.name, "args": _clip(args, ARGS_CHARS)})
+            elif part.function_response:
+                response = json.dumps(part.function_response.response or {}, default=str)
+                records.append({**base, "kind": "tool_result", "tool": part.function_response.name,
+                                "text": _clip(response, TEXT_CHARS)})
+        texts = [p.text for p in parts if p.text and not p.thought]
+        if texts:
+            text = "".join(texts)
+            kind = "status" if event.author in CONTROL_AUTHORS else "text"
+            if text.startswith("warning:"):
+                kind = "warning"
+            records.append({**base, "kind": kind, "text": _clip(text, TEXT_CHARS)})
+        if event.actions and event.actions.compaction:
+            records.append({**base, "kind": "compaction", "text": "older events summarised"})
+        if event.error_message:
+            records.append({**base, "kind": "error", "text": _clip(event.error_message, TEXT_CHARS)})
+        if not records and event.actions and event.actions.state_delta:
+            keys = ", ".join(sorted(event.actions.state_delta))
+            records.append({**base, "kind": "state", "text": f"state: {keys}"})
+        if "usage" in base and records:
+            # Count usage once per event, not once per part.
+            for extra in records[1:]:
+                extra.pop("usage", None)
+        return [self.write(r) for r in records]
+
+    def _track(self, event: Any) -> None:
+        delta = event.actions.state_delta if event.actions else None
+        if not delta:
+            return
+        if S.STAGES in delta and delta[S.STAGES] is not None:
+            self._stage_count = len(delta[S.STAGES])
+        if S.CURRENT_STAGE in delta:
+            index = delta[S.CURRENT_STAGE]
+            stages = delta.get(S.STAGES) or []
+            if index is None:
+                self._stage, self._iteration = None, None
+            else:
+                title = stages[index]["title"] if index < len(stages) else ""
+                self._stage = {"index": index + 1, "count": self._stage_count, "title": title}
+        for key in (S.STAGE_ATTEMPT, S.PLAN_ROUND, S.SIMPLE_ATTEMPT):
+            if delta.get(key):
+                self._iteration = delta[key]

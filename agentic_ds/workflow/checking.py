@@ -1,0 +1,82 @@
+"""After each stage: `criteria_checker` re-checks every criterion; `stage_reflector` adapts what is left."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agentic_ds import state as S
+from agentic_ds.state import CriteriaUpdate, Reflection
+from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.artifacts import list_produced
+from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.structured import StructuredAgent
+
+
+def _warn(agent: str):
+    def give_up(ctx: Any, problem: str) -> dict[str, Any]:
+        warnings = list(ctx.session.state.get(S.WARNINGS) or [])
+        warnings.append(f"{agent} gave no valid answer after retries: {problem}")
+        return {S.WARNINGS: warnings}
+
+    return give_up
+
+
+def render_stage_results(stages: list[dict[str, Any]]) -> str:
+    return plan_state.render_finished(stages, limit_chars=900)
+
+
+def build_criteria_checker(services: RunServices) -> StructuredAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "task": state.get(S.TASK, ""),
+            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "stage_results": render_stage_results(state.get(S.STAGES) or []),
+            "files": list_produced(services.workspace),
+        }
+
+    return StructuredAgent(
+        name="criteria_checker",
+        model=services.model("criteria_checker"),
+        instruction=instruction("criteria_checker", context),
+        tools=list(services.read_only_tools),
+        include_contents="none",
+        output_schema=CriteriaUpdate,
+        output_key=S.CRITERIA_UPDATE,
+        retries=services.settings.loops.structured_retries,
+        give_up=_warn("criteria_checker"),
+    )
+
+
+def build_stage_reflector(services: RunServices) -> StructuredAgent:
+    loops = services.settings.loops
+
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+        stages = state.get(S.STAGES) or []
+        finished = [s for s in stages if s["status"] in ("approved", "failed")]
+        latest = finished[-1] if finished else None
+        left = max(0, min(loops.max_added_stages - (state.get(S.ADDED_STAGES) or 0), loops.max_stages - len(stages)))
+        return {
+            "task": state.get(S.TASK, ""),
+            "stages": plan_state.render_stages(stages),
+            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "latest": (
+                f"{latest['title']} ({latest['status']} after {latest['attempts']} attempt(s))\n{latest.get('summary', '')}"
+                if latest
+                else ""
+            ),
+            "stages_left": left,
+        }
+
+    return StructuredAgent(
+        name="stage_reflector",
+        model=services.model("stage_reflector"),
+        instruction=instruction("stage_reflector", context),
+        tools=list(services.read_only_tools),
+        include_contents="none",
+        output_schema=Reflection,
+        output_key=S.REFLECTION,
+        retries=loops.structured_retries,
+        give_up=_warn("stage_reflector"),
+    )

@@ -1,0 +1,154 @@
+"""`stage_orchestrator`: runs each pending stage's implementation loop, then checks criteria and reflects.
+
+Each stage's implementation loop runs on its own branch, so a stage's coder carries the summaries of earlier
+stages (in its prompt), not their transcripts. A stage not approved within its bound is marked failed and the run
+goes on; the orchestrator stops when every criterion is met, nothing is left to do, or a budget ran out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from google.adk.agents import BaseAgent, InvocationContext
+from google.adk.events import Event
+from typing_extensions import override
+
+from agentic_ds import state as S
+from agentic_ds.state import Reflection
+from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.artifacts import write_json, write_text
+from agentic_ds.workflow.loops import status_event
+
+
+class StageOrchestrator(BaseAgent):
+    """Sub-agents, in order: implementation_loop, criteria_checker, stage_reflector."""
+
+    services: Any  # RunServices (kept loose: pydantic cannot validate it)
+
+    @override
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+        impl_loop, checker, reflector = self.sub_agents
+        services = self.services
+        state = ctx.session.state
+        if not state.get(S.STAGES):
+            yield status_event(ctx, self.name, "no stages to run: planning did not produce a plan")
+            return
+        stage_runs = 0
+        while not _stopped(state):
+            stages = state[S.STAGES]
+            criteria = state.get(S.CRITERIA) or []
+            if plan_state.all_met(criteria):
+                break
+            index = plan_state.next_pending(stages)
+            if index is None:
+                break
+            if stage_runs >= services.settings.loops.max_stages:
+                yield _warning(ctx, self.name, f"stopped after {stage_runs} stage runs (loops.max_stages)")
+                break
+            stage_runs += 1
+            async for event in self._run_stage(ctx, impl_loop, index):
+                yield event
+            async for event in checker.run_async(ctx):
+                yield event
+            update = state.get(S.CRITERIA_UPDATE)
+            if update:
+                yield status_event(
+                    ctx, self.name, None, **{S.CRITERIA: plan_state.apply_criteria_update(state[S.CRITERIA], update)}
+                )
+            if plan_state.all_met(state.get(S.CRITERIA) or []) or _stopped(state):
+                break
+            async for event in reflector.run_async(ctx):
+                yield event
+            async for event in self._apply_reflection(ctx):
+                yield event
+        if not _stopped(state):
+            status, reason = plan_state.final_status(
+                state[S.STAGES], state.get(S.CRITERIA) or [], list(state.get(S.WARNINGS) or [])
+            )
+            yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
+
+    async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
+        services = self.services
+        state = ctx.session.state
+        stage = state[S.STAGES][index]
+        stage_dir = await services.code_runner.begin_stage(index, stage["title"])
+        rel_dir = services.workspace.rel(stage_dir)
+        total = len(state[S.STAGES])
+        yield status_event(
+            ctx,
+            self.name,
+            f"stage {index + 1}/{total}: {stage['title']}",
+            **{
+                S.STAGES: plan_state.replace(state[S.STAGES], index, status="running", dir=rel_dir),
+                S.CURRENT_STAGE: index,
+                S.STAGE_ATTEMPT: 0,
+                S.IMPL_SUMMARY: "",
+                S.CODE_REVIEW: "",
+                S.LAST_EXECUTION: None,
+                S.IMPL_DECISION: None,
+            },
+        )
+        stage_ctx = ctx.model_copy(update={"branch": f"{ctx.branch or self.name}.{stage['id']}"})
+        try:
+            async for event in impl_loop.run_async(stage_ctx):
+                yield event
+        finally:
+            await services.code_runner.end_stage()
+        decision = state.get(S.IMPL_DECISION) or {}
+        approved = bool(decision.get("exit"))
+        attempts = state.get(S.STAGE_ATTEMPT) or 0
+        record = {
+            "status": "approved" if approved else "failed",
+            "attempts": attempts,
+            "summary": state.get(S.IMPL_SUMMARY) or "",
+            "review": state.get(S.CODE_REVIEW) or "",
+        }
+        stages = plan_state.replace(state[S.STAGES], index, **record)
+        _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
+        verdict = "approved" if approved else f"failed after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
+        yield status_event(
+            ctx, self.name, f"stage {index + 1}/{total} {verdict}", **{S.STAGES: stages, S.CURRENT_STAGE: None}
+        )
+
+    async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+        state = ctx.session.state
+        raw = state.get(S.REFLECTION)
+        if not raw:
+            return
+        loops = self.services.settings.loops
+        stages, added, notes = plan_state.apply_reflection(
+            state[S.STAGES],
+            Reflection.model_validate(raw),
+            added_so_far=state.get(S.ADDED_STAGES) or 0,
+            max_added=loops.max_added_stages,
+            max_stages=loops.max_stages,
+        )
+        if stages == state[S.STAGES]:
+            return
+        text = "plan adapted" + (f" ({'; '.join(notes)})" if notes else "")
+        yield status_event(ctx, self.name, text, **{S.STAGES: stages, S.ADDED_STAGES: added})
+
+
+def _stopped(state: Any) -> bool:
+    """A status was already decided elsewhere (a budget ran out, or planning failed)."""
+    return state.get(S.RUN_STATUS) is not None
+
+
+def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
+    warnings = list(ctx.session.state.get(S.WARNINGS) or []) + [text]
+    return status_event(ctx, author, f"warning: {text}", **{S.WARNINGS: warnings})
+
+
+def _write_stage_files(stage_dir, stage: dict[str, Any], decision: dict[str, Any]) -> None:
+    figures = sorted(p.name for p in (stage_dir.parent.parent / "figures").glob(f"{stage_dir.name}*.png"))
+    write_json(
+        stage_dir / "result.json",
+        {
+            **{k: stage[k] for k in ("id", "title", "status", "attempts", "summary", "review")},
+            "decision": decision,
+            "figures": [f"figures/{name}" for name in figures],
+        },
+    )
+    if stage.get("review"):
+        write_text(stage_dir / "review.md", stage["review"].strip() + "\n")

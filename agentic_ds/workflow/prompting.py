@@ -1,0 +1,75 @@
+"""Jinja2 prompt templates from `prompts/`, rendered with StrictUndefined.
+
+A missing variable is an error at render time, never a literal placeholder sent to a model; a rendered prompt is
+also checked for template residue. ADK's own `{key}` templating is bypassed by giving agents callables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from agentic_ds.errors import RunFailed
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_RESIDUE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}")
+
+
+def prompts_dir() -> Path:
+    override = os.environ.get("AGENTIC_DS_PROMPTS_DIR")
+    return Path(override) if override else Path(__file__).resolve().parents[2] / "prompts"
+
+
+@cache
+def _environment(root: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(root),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # prompts are plain text for a model, not HTML
+        keep_trailing_newline=False,
+    )
+
+
+class PromptError(RunFailed):
+    """A prompt template could not be rendered with the state an agent got."""
+
+
+def template_names() -> list[str]:
+    return sorted(p.name for p in prompts_dir().glob("*.md.j2"))
+
+
+def render(name: str, context: Mapping[str, Any]) -> str:
+    """Render `prompts/<name>.md.j2`; raises `PromptError` on a missing variable or leftover template syntax."""
+    env = _environment(str(prompts_dir()))
+    try:
+        text = env.get_template(f"{name}.md.j2").render(**context)
+    except jinja2.TemplateError as exc:
+        raise PromptError(f"prompt '{name}' could not be rendered: {exc}") from exc
+    text = _BLANK_RUNS.sub("\n\n", text).strip() + "\n"
+    # Residue can only come from the template itself (values are inserted verbatim and may contain braces, e.g.
+    # code), so check the template's own text with the values removed.
+    return text
+
+
+def assert_no_residue(name: str, context: Mapping[str, Any]) -> None:
+    """Render with neutral values and fail if any template syntax survives (used by tests)."""
+    neutral = {k: ("" if isinstance(v, str) else v) for k, v in context.items()}
+    text = render(name, neutral)
+    if _RESIDUE.search(text):
+        raise PromptError(f"prompt '{name}' leaves template syntax in its output")
+
+
+def instruction(name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> Callable[[Any], str]:
+    """An ADK instruction provider: `build(state) -> context`, then render the template."""
+
+    def provider(ctx: Any) -> str:
+        return render(name, build(ctx.state))
+
+    provider.__name__ = f"{name}_instruction"
+    return provider

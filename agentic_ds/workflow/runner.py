@@ -1,0 +1,227 @@
+"""Run one analysis: build the tree, run it under ADK's Runner with a persisted session, record everything.
+
+`execute_run` never loses work: events are appended to `events.jsonl` and `session.db` as they happen, and
+whatever ends the run (success, a failure, a budget, Ctrl-C) the run record and the reports are written with an
+honest status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from google.genai import types
+
+from agentic_ds import state as S
+from agentic_ds.config.settings import Settings
+from agentic_ds.runs.events_log import EventsLog
+from agentic_ds.runs.record import RunRecord, now_iso
+from agentic_ds.runs.session_store import RunSessionService
+from agentic_ds.runs.usage import UsagePlugin
+from agentic_ds.workflow.services import AGENT_ROLES, RunServices
+from agentic_ds.workspace import Workspace
+
+APP_NAME = "agentic_ds"
+USER_ID = "local"
+
+EventSink = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class RunRequest:
+    task: str
+    mode: str                      # "orchestrated" | "simple"
+    workspace: Workspace
+    settings: Settings
+    models: Any                    # agentic_ds.config.models.RoleModels
+
+
+@dataclass
+class RunOutcome:
+    status: str
+    reason: str
+    workspace: Workspace
+    report_path: Path | None
+
+
+async def execute_run(
+    request: RunRequest,
+    *,
+    on_event: EventSink | None = None,
+    llm_overrides: dict[str, Any] | None = None,
+    session_service: Any = None,
+) -> RunOutcome:
+    """Run the analysis described by `request`; always returns an outcome with an honest status.
+
+    `llm_overrides` maps agent names to models (tests, benchmarks); `session_service` replaces the persisted
+    `session.db` service (benchmarks compare against ADK's in-memory one).
+    """
+    from agentic_ds.workflow.assembly import assemble
+
+    workspace = request.workspace
+    for folder in (workspace.outputs, workspace.figures):
+        folder.mkdir(parents=True, exist_ok=True)
+    record = RunRecord(
+        id=workspace.root.name,
+        task=request.task,
+        mode=request.mode,
+        models={role: choice.spec for role, choice in request.models.choices.items()},
+        models_reason=request.models.reason,
+        inputs=[workspace.rel(p) for p in workspace.input_files()],
+    )
+    record.save(workspace.file("run.json"))
+    started = time.perf_counter()
+    events = EventsLog(workspace.file("events.jsonl"))
+    sink = on_event or (lambda _record: None)
+    session_service = session_service or RunSessionService(str(workspace.file("session.db")))
+    assembled = None
+    final_state: dict[str, Any] = {}
+    interrupted = False
+    try:
+        assembled = assemble(request, llm_overrides or {})
+        record.isolation = assembled.services.code_runner.isolation
+        record.save(workspace.file("run.json"))
+        if assembled.warning:
+            for item in events.append_notice("warning", assembled.warning):
+                sink(item)
+        session = await session_service.create_session(
+            app_name=APP_NAME, user_id=USER_ID, state={S.TASK: request.task, S.MODE: request.mode}
+        )
+        from google.adk.runners import Runner
+
+        runner = Runner(app=assembled.app, session_service=session_service)
+        message = types.Content(role="user", parts=[types.Part(text=request.task)])
+        async for event in runner.run_async(
+            user_id=USER_ID, session_id=session.id, new_message=message, run_config=assembled.run_config
+        ):
+            assembled.usage.record_event(event)
+            for item in events.append(event):
+                sink(item)
+        final_state = await _final_state(session_service, session.id)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        interrupted = True
+        final_state = await _safe_state(session_service)
+        final_state[S.RUN_STATUS] = "incomplete"
+        final_state[S.STATUS_REASON] = "interrupted by the user"
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
+        final_state = await _safe_state(session_service)
+        final_state.setdefault(S.RUN_STATUS, None)
+        if not final_state.get(S.RUN_STATUS) or final_state[S.RUN_STATUS] in ("completed", "completed_with_warnings"):
+            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
+        for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
+            sink(item)
+    finally:
+        outcome = await _finish(
+            request, record, final_state, started, events, session_service, assembled, interrupted
+        )
+    return outcome
+
+
+def _classify_failure(exc: Exception) -> tuple[str, str]:
+    from google.adk.agents.invocation_context import LlmCallsLimitExceededError
+
+    if isinstance(exc, LlmCallsLimitExceededError):
+        return "incomplete", f"budget reached: the run hit max_llm_calls ({exc})"
+    return "failed", f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
+    session = await service.get_session(app_name=APP_NAME, user_id=USER_ID, session_id=session_id)
+    return dict(session.state) if session else {}
+
+
+async def _safe_state(service: RunSessionService) -> dict[str, Any]:
+    try:
+        listed = await service.list_sessions(app_name=APP_NAME, user_id=USER_ID)
+        if listed.sessions:
+            return await _final_state(service, listed.sessions[0].id)
+    except Exception:  # noqa: BLE001 - the session may not exist yet
+        pass
+    return {}
+
+
+async def _finish(
+    request: RunRequest,
+    record: RunRecord,
+    state: dict[str, Any],
+    started: float,
+    events: EventsLog,
+    session_service: Any,
+    assembled: Any,
+    interrupted: bool,
+) -> RunOutcome:
+    workspace = request.workspace
+    if assembled is not None:
+        await _quietly(assembled.services.code_runner.close())
+        assembled.toolset.close()
+    await _quietly(session_service.close())
+    status = state.get(S.RUN_STATUS) or "failed"
+    reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
+    record.status, record.reason = status, reason
+    record.ended_at = now_iso()
+    record.wall_s = round(time.perf_counter() - started, 3)
+    record.stages = [
+        {k: s.get(k) for k in ("id", "title", "status", "attempts", "dir")} for s in state.get(S.STAGES) or []
+    ]
+    record.criteria = list(state.get(S.CRITERIA) or [])
+    record.warnings = list(state.get(S.WARNINGS) or [])
+    record.final_answer = state.get(S.FINAL_ANSWER)
+    if assembled is not None:
+        record.agents = assembled.usage.agents_json()
+        totals = assembled.usage.totals()
+        record.tokens = {"input": totals["input_tokens"], "output": totals["output_tokens"], "llm_calls": totals["llm_calls"]}
+        record.cost = {"total_usd": totals["usd"], "by_model": assembled.usage.models_json()}
+        record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
+    record.events = events.count
+    _ensure_report_md(workspace, state, status, reason)
+    record.save(workspace.file("run.json"))
+    events.append_notice("status", f"status: {status} - {reason}")
+    events.close()
+    report_path = _write_reports(workspace)
+    if interrupted:
+        record.save(workspace.file("run.json"))
+    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
+
+
+def _ensure_report_md(workspace: Workspace, state: dict[str, Any], status: str, reason: str) -> None:
+    """If the summary agent never wrote report.md, say honestly what happened instead of leaving nothing."""
+    from agentic_ds.workflow.artifacts import write_text
+    from agentic_ds.workflow.summary import ensure_status_line
+
+    path = workspace.file("report.md")
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        fixed = ensure_status_line(text, status, reason)
+        if fixed != text:
+            write_text(path, fixed)
+        return
+    lines = [
+        "## Answer",
+        "No report was written by the summary agent for this run.",
+        "",
+        f"**Run status:** `{status}` - {reason}",
+    ]
+    for stage in state.get(S.STAGES) or []:
+        lines.append(f"- {stage['title']}: {stage['status']}")
+    write_text(path, "\n".join(lines) + "\n")
+
+
+def _write_reports(workspace: Workspace) -> Path | None:
+    try:
+        from agentic_ds.report.writer import write_reports
+    except ImportError:
+        return workspace.file("report.md")
+    _md, html = write_reports(workspace)
+    return html
+
+
+async def _quietly(awaitable: Any) -> None:
+    try:
+        await awaitable
+    except Exception:  # noqa: BLE001 - cleanup must not hide the run's outcome
+        pass

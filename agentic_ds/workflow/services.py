@@ -1,0 +1,46 @@
+"""What the agents of one run share: the workspace, settings, models, tools, skills and the code runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentic_ds.config.settings import Settings
+from agentic_ds.workspace import Workspace
+
+# Which configured role's model each agent uses.
+AGENT_ROLES: dict[str, str] = {
+    "plan_maker": "planner",
+    "plan_reviewer": "reviewer",
+    "plan_confirmation": "reviewer",
+    "plan_parser": "planner",
+    "coding_agent": "coder",
+    "code_reviewer": "reviewer",
+    "impl_confirmation": "reviewer",
+    "criteria_checker": "reviewer",
+    "stage_reflector": "planner",
+    "summary_agent": "summarizer",
+    "answer_validator": "reviewer",
+}
+
+
+@dataclass
+class RunServices:
+    workspace: Workspace
+    settings: Settings
+    models: dict[str, Any]               # agent name -> BaseLlm
+    coder_tools: list[Any]
+    read_only_tools: list[Any]
+    code_runner: Any                     # agentic_ds.sandbox.CodeRunner
+    skills: Any = None                   # agentic_ds.skills.SkillLibrary, or None
+    coder_factory: Any = None            # builds a non-LlmAgent coder (claude-code), or None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def model(self, agent_name: str) -> Any:
+        return self.models[agent_name]
+
+    def relevant_skills(self, text: str, k: int = 3) -> str:
+        if self.skills is None or not text.strip():
+            return ""
+        ranked = self.skills.rank(text, k=k)
+        return "\n".join(f"- {s.name}: {s.description}" for s in ranked)

@@ -1,0 +1,79 @@
+"""`summary_agent`: writes report.md from state and artifacts (a callback writes the file, for real)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from google.adk.agents import LlmAgent
+
+from agentic_ds import state as S
+from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.artifacts import list_produced, write_text
+from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.services import RunServices
+
+STATUS_LINE = "**Run status:** `{status}`"
+
+
+def status_of(state: Mapping[str, Any]) -> tuple[str, str]:
+    return state.get(S.RUN_STATUS) or "failed", state.get(S.STATUS_REASON) or "the run ended before a status was set"
+
+
+def ensure_status_line(report: str, status: str, reason: str) -> str:
+    """The report must state the run's status; add it when the model did not."""
+    if f"`{status}`" in report or f"status: {status}" in report.lower():
+        return report
+    return f"{report.rstrip()}\n\n{STATUS_LINE.format(status=status)} - {reason}\n"
+
+
+def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
+    text = (state.get(S.REPORT_TEXT) or "").strip()
+    if not text:
+        return
+    status, reason = status_of(state)
+    write_text(services.workspace.file("report.md"), ensure_status_line(text, status, reason) + "\n")
+
+
+def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+        status, reason = status_of(state)
+        base = {
+            "task": state.get(S.TASK, ""),
+            "mode": "simple" if simple else "orchestrated",
+            "run_status": f"{status} - {reason}",
+            "status": status,
+            "files": list_produced(services.workspace),
+        }
+        if simple:
+            answer = state.get(S.FINAL_ANSWER) or {}
+            base["answer"] = _render_answer(answer)
+            return base
+        return {
+            **base,
+            "plan": plan_state.render_stages(state.get(S.STAGES) or []),
+            "stage_results": plan_state.render_finished(state.get(S.STAGES) or [], limit_chars=1200),
+            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+        }
+
+    def save(callback_context: Any) -> None:
+        write_report_md(services, callback_context.state)
+
+    return LlmAgent(
+        name="summary_agent",
+        model=services.model("summary_agent"),
+        instruction=instruction("simple_summary" if simple else "summary_agent", context),
+        tools=list(services.read_only_tools),
+        include_contents="none",
+        output_key=S.REPORT_TEXT,
+        after_agent_callback=save,
+    )
+
+
+def _render_answer(answer: Mapping[str, Any]) -> str:
+    if not answer:
+        return "No validated answer was produced."
+    lines = [f"answer: {answer.get('answer', '')}", f"valid: {answer.get('valid')}", f"confidence: {answer.get('confidence')}"]
+    for caveat in answer.get("caveats") or []:
+        lines.append(f"caveat: {caveat}")
+    return "\n".join(lines)

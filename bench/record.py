@@ -1,0 +1,20 @@
+"""Write one benchmark's section of BENCHMARKS.md in place, keeping the other sections."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from datetime import date
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "BENCHMARKS.md"
+
+
+def record_section(name: str, lines: list[str]) -> None:
+    head = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is rewritten by its script.\n"
+    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else head
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    body = f"## {name}\n\n_Run `python bench/{name}.py` ({date.today()}, commit {commit or 'n/a'})._\n\n" + "\n".join(lines) + "\n"
+    pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
+    text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
+    BENCHMARKS.write_text(text.rstrip() + "\n")

@@ -1,0 +1,198 @@
+"""The orchestrated workflow end to end with one scripted model per agent (no real model, real sandbox)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
+
+from agentic_ds.testing.harness import run_scripted
+from agentic_ds.testing.scripted import as_json, call, text
+from tests.workflow_scripts import BROKEN_CODE, MEANS_CODE, PARSED, approve, criteria, decide, happy_scripts, no_change, write_sales
+
+ALL_AGENTS = {
+    "file_analyzer", "plan_maker", "plan_reviewer", "plan_confirmation", "plan_parser", "stage_orchestrator",
+    "coding_agent", "code_reviewer", "impl_confirmation", "criteria_checker", "stage_reflector", "summary_agent",
+}
+TASK = "Which region has the highest mean price?"
+
+
+def authors(run_dir) -> set[str]:
+    lines = (run_dir / "events.jsonl").read_text().splitlines()
+    return {json.loads(line)["author"] for line in lines}
+
+
+async def reopen_state(run_dir) -> dict:
+    service = SqliteSessionService(str(run_dir / "session.db"))
+    listed = await service.list_sessions(app_name="agentic_ds", user_id="local")
+    session = await service.get_session(app_name="agentic_ds", user_id="local", session_id=listed.sessions[0].id)
+    await service.close()
+    return session
+
+
+def assert_complete(models):
+    for model in models.values():
+        model.assert_complete()
+
+
+async def test_plan_approved_first_time_completes_with_every_artifact(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], happy_scripts())
+    run = outcome.workspace.root
+    assert outcome.status == "completed", outcome.reason
+    assert_complete(models)
+    for name in ("plan.md", "plan.json", "data_profile.json", "report.md", "events.jsonl", "run.json", "session.db"):
+        assert (run / name).is_file(), name
+    assert json.loads((run / "plan.json").read_text())["stages"][1]["title"] == "Mean price by region"
+    assert (run / "outputs" / "means.csv").read_text().count("\n") == 4
+    assert ALL_AGENTS <= authors(run)
+    record = json.loads((run / "run.json").read_text())
+    assert record["status"] == "completed"
+    assert record["agents"]["coding_agent"]["llm_calls"] == 4
+    assert record["agents"]["plan_maker"]["input_tokens"] == 100
+    assert "South has the highest mean price" in (run / "report.md").read_text()
+    assert "`completed`" in (run / "report.md").read_text()
+    session = await reopen_state(run)
+    assert [s["status"] for s in session.state["stages"]] == ["approved", "approved"]
+    assert session.state["criteria"][0]["met"] is True
+    assert session.state["run_status"] == "completed"
+    # Every event the runner yielded is in the reopened session.
+    assert len(session.events) >= len({json.loads(l)["timestamp"] for l in (run / "events.jsonl").read_text().splitlines()}) // 2
+
+
+async def test_rejected_plan_is_revised_with_the_review_in_the_makers_prompt(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["plan_maker"] = [text("## Stages\n### Stage 1: Do everything\nAll.\n## Success criteria\n- done"), text(scripts["plan_maker"][0].content.parts[0].text)]
+    scripts["plan_reviewer"] = [text("CHANGES REQUESTED\n1. Split the work: audit first, then the means per region.")] + approve()
+    scripts["plan_confirmation"] = [decide(False, "needs split"), decide(True)]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert outcome.status == "completed", outcome.reason
+    assert_complete(models)
+    second = models["plan_maker"].request_text(1)
+    assert "Split the work: audit first" in second
+    assert "Do everything" in second  # the maker sees its previous plan too
+    assert "Split the work" not in models["plan_maker"].request_text(0)
+
+
+async def test_rejected_stage_retries_with_feedback_and_error_in_the_coders_prompt(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["coding_agent"][2:2] = [call("run_python", code=BROKEN_CODE), text("Computed the mean prize.")]
+    scripts["code_reviewer"] = approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist; use 'price'.")] + approve()
+    scripts["impl_confirmation"] = [decide(True), decide(False, "wrong column"), decide(True)]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert outcome.status == "completed", outcome.reason
+    coder = models["coding_agent"]
+    retry_prompt = coder.request_text(4)
+    assert "Column 'prize' does not exist" in retry_prompt
+    assert "KeyError" in retry_prompt
+    # success criteria are withheld from the coder
+    assert "holds the mean price of every region" not in retry_prompt
+    record = json.loads((outcome.workspace.root / "run.json").read_text())
+    assert record["stages"][1]["attempts"] == 2
+
+
+async def test_stage_that_exhausts_its_bound_fails_and_the_run_goes_on(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["coding_agent"] = [call("run_python", code=BROKEN_CODE), text("tried"), call("run_python", code=BROKEN_CODE), text("tried again"),
+                               call("run_python", code=MEANS_CODE), text("Means computed. outputs/means.csv")]
+    scripts["code_reviewer"] = [text("CHANGES REQUESTED: KeyError")] * 2 + approve()
+    scripts["impl_confirmation"] = [decide(False), decide(False), decide(True)]
+    scripts["criteria_checker"] = [criteria(False, "nothing yet"), criteria(True)]
+    from agentic_ds.config.settings import Settings
+
+    settings = Settings(loops={"impl_iterations": 2})
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts, settings=settings)
+    assert_complete(models)
+    session = await reopen_state(outcome.workspace.root)
+    assert [s["status"] for s in session.state["stages"]] == ["failed", "approved"]
+    assert outcome.status == "completed_with_warnings"
+    result = json.loads(next((outcome.workspace.root / "stages").glob("01-*/result.json")).read_text())
+    assert result["status"] == "failed" and result["attempts"] == 2
+
+
+async def test_reflector_appends_a_stage_that_then_runs(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    extra = {"id": "s3", "title": "Units by region", "description": "Sum units per region.", "expected_outputs": ["outputs/units.csv"]}
+    scripts["stage_reflector"] = [as_json({"edits": [], "new_stages": [extra], "note": "units missing"}), no_change()]
+    units = "import pandas as pd\npd.read_csv('inputs/sales.csv').groupby('region')['units'].sum().to_csv('outputs/units.csv')\n"
+    scripts["coding_agent"] += [call("run_python", code=units), text("Units written to outputs/units.csv")]
+    scripts["code_reviewer"] += approve()
+    scripts["impl_confirmation"] += [decide(True)]
+    scripts["criteria_checker"] = [criteria(False), criteria(False), criteria(True)]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert_complete(models)
+    session = await reopen_state(outcome.workspace.root)
+    assert [s["title"] for s in session.state["stages"]][-1] == "Units by region"
+    assert session.state["stages"][-1]["status"] == "approved"
+    assert (outcome.workspace.root / "outputs" / "units.csv").is_file()
+    assert outcome.status == "completed"
+
+
+async def test_unmet_criteria_make_the_run_incomplete(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["criteria_checker"] = [criteria(False, "no"), criteria(False, "means.csv lacks the east region")]
+    scripts["stage_reflector"] = [no_change(), no_change()]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert_complete(models)
+    assert outcome.status == "incomplete"
+    assert "1 of 1 success criteria not met" in outcome.reason
+    assert "`incomplete`" in (outcome.workspace.root / "report.md").read_text()
+    assert json.loads((outcome.workspace.root / "run.json").read_text())["status"] == "incomplete"
+
+
+async def test_parser_invalid_json_is_asked_again_with_the_error(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["plan_parser"] = [text("Here are the stages: stage one, stage two."), as_json(PARSED)]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert outcome.status == "completed", outcome.reason
+    assert "Previous output was invalid" in models["plan_parser"].request_text(1)
+
+
+async def test_parser_that_never_validates_fails_the_run_with_a_reason_and_a_report(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    scripts = {k: v for k, v in happy_scripts().items() if k in ("plan_maker", "plan_reviewer", "plan_confirmation")}
+    scripts["plan_parser"] = [text("no json"), text('{"stages": []}'), text("still no")]
+    scripts["summary_agent"] = [text("## Answer\nNo analysis could be run: the plan could not be parsed.")]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert_complete(models)
+    assert outcome.status == "failed"
+    assert "plan_parser" in outcome.reason
+    assert (outcome.workspace.root / "report.md").is_file()
+
+
+async def test_a_file_that_cannot_be_parsed_is_reported_to_the_planner(tmp_path):
+    csv = write_sales(tmp_path / "data")
+    bad = tmp_path / "data" / "broken.parquet"
+    bad.write_bytes(b"\x00\x01 not a parquet file at all")
+    outcome, models = await run_scripted(tmp_path, TASK, [csv, bad], happy_scripts())
+    assert outcome.status == "completed", outcome.reason
+    prompt = models["plan_maker"].request_text(0)
+    assert "broken.parquet" in prompt and "Input problems" in prompt
+    profile = json.loads((outcome.workspace.root / "data_profile.json").read_text())
+    assert any(f.get("error") for f in profile["files"])
+
+
+async def test_no_template_residue_or_placeholder_reaches_any_model(tmp_path):
+    """Every prompt every agent really got in a full run is clean: no Jinja syntax, no unfilled `{key}`."""
+    import re
+
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    seen = 0
+    for name, model in models.items():
+        for i, _ in enumerate(model.requests):
+            system = str(model.requests[i].config.system_instruction or "")
+            seen += 1
+            assert not re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}", system), (name, i)
+            assert not re.search(r"\{[a-z_]+\??\}", system), (name, i)  # ADK-style placeholders
+            assert "Undefined" not in system and "$global_preamble" not in system
+            assert "## Task" in system or name in ("plan_confirmation", "impl_confirmation", "plan_parser")
+    assert seen >= 15
