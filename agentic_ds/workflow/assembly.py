@@ -19,6 +19,7 @@ class Assembled:
     warning: str | None = None
     guards: list[Any] = field(default_factory=list)
     toolset: Any = None
+    budget: Any = None
 
     def extra_warnings(self) -> list[str]:
         out: list[str] = []
@@ -27,25 +28,56 @@ class Assembled:
         return out
 
 
-def _models_for_agents(request: Any, overrides: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    from agentic_ds.config.models import build_llm
+class _RoleLlms:
+    """Builds each role's model once, on first use."""
 
-    built: dict[str, Any] = {}
+    def __init__(self, request: Any) -> None:
+        self.request = request
+        self.built: dict[str, Any] = {}
+
+    def get(self, role: str) -> Any:
+        from agentic_ds.config.models import build_llm
+
+        if role not in self.built:
+            self.built[role] = build_llm(self.request.models.choices[role], self.request.settings)
+        return self.built[role]
+
+
+def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms) -> dict[str, Any]:
     models: dict[str, Any] = {}
-    names: dict[str, str] = {}
     for agent, role in AGENT_ROLES.items():
-        choice = request.models.choices[role]
-        names[agent] = choice.spec
         if agent in overrides:
             models[agent] = overrides[agent]
-            names[agent] = getattr(overrides[agent], "model", choice.spec)
-            continue
-        if choice.kind == "claude-code":
-            continue  # the Claude coder is an agent, not a model (see coder_factory)
-        if role not in built:
-            built[role] = build_llm(choice, request.settings)
-        models[agent] = built[role]
-    return models, names
+        elif request.models.choices[role].kind != "claude-code":  # the Claude coder is an agent (coder_factory)
+            models[agent] = llms.get(role)
+    return models
+
+
+def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -> tuple[list[Any], Any, Any]:
+    """Budget, loop and compaction guards, in the order they must run, plus the App's compaction config."""
+    from agentic_ds.context import budgets
+    from agentic_ds.context.compaction import build_compaction_config
+    from agentic_ds.context.compaction_guard import CompactionGuard
+    from agentic_ds.context.loop_guard import LoopGuard
+    from agentic_ds.context.tokens import context_window
+
+    settings = request.settings
+    budget = budgets.BudgetGuard(
+        settings.budgets, cost=budgets.litellm_cost, allow_after_exhausted=frozenset({"summary_agent"})
+    )
+    loops = LoopGuard(repeats=settings.context.loop_repeats)
+    windows = [
+        context_window(choice.spec, settings.model_options)
+        for choice in request.models.choices.values()
+        if choice.kind in ("litellm", "gemini")
+    ]
+    window = min((w for w in windows if w), default=None)
+    compactor = overrides.get("compactor") or llms.get("compactor")
+    compaction = build_compaction_config(settings.context, compactor, window, on_usage=budget.record)
+    plugins: list[Any] = [budget, loops]
+    if compaction is not None:
+        plugins.append(CompactionGuard())
+    return plugins, budget, compaction
 
 
 def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
@@ -60,7 +92,8 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
 
     settings = request.settings
     workspace = request.workspace
-    models, names = _models_for_agents(request, overrides)
+    llms = _RoleLlms(request)
+    models = _models_for_agents(request, overrides, llms)
     code_runner = CodeRunner(workspace, settings.sandbox)
     skills = SkillLibrary.load(default_skills_dir())
     tools = build_tools(
@@ -81,11 +114,15 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         coder_factory=coder_factory,
     )
     root = build_orchestrated_tree(services) if request.mode == "orchestrated" else build_simple_tree(services)
-    usage = UsagePlugin(names)
-    app = App(name=ROOT_NAME, root_agent=root, plugins=[usage])
-    run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls)
+    guards, budget, compaction = _context_plugins(request, llms, overrides)
+    usage = UsagePlugin(budget)
+    app = App(name=ROOT_NAME, root_agent=root, plugins=[usage, *guards], events_compaction_config=compaction)
+    # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
+    # first, so ADK's cap sits just above it.
+    run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls + 50)
     return Assembled(
-        app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning, toolset=tools
+        app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
+        toolset=tools, guards=guards, budget=budget,
     )
 
 

@@ -141,7 +141,8 @@ def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
 
 
 def _write_stage_files(stage_dir, stage: dict[str, Any], decision: dict[str, Any]) -> None:
-    figures = sorted(p.name for p in (stage_dir.parent.parent / "figures").glob(f"{stage_dir.name}*.png"))
+    number = stage_dir.name.split("-", 1)[0]  # figures are named by stage number: figures/NN-...png
+    figures = sorted(p.name for p in (stage_dir.parent.parent / "figures").glob(f"{number}-*.png"))
     write_json(
         stage_dir / "result.json",
         {

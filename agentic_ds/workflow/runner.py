@@ -175,10 +175,10 @@ async def _finish(
         record.agents = assembled.usage.agents_json()
         totals = assembled.usage.totals()
         record.tokens = {"input": totals["input_tokens"], "output": totals["output_tokens"], "llm_calls": totals["llm_calls"]}
-        record.cost = {"total_usd": totals["usd"], "by_model": assembled.usage.models_json()}
+        by_model = assembled.budget.usage_by_model()
+        record.cost = {"total_usd": round(assembled.budget.usd, 6), "by_model": by_model}
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
     record.events = events.count
-    _ensure_report_md(workspace, state, status, reason)
     record.save(workspace.file("run.json"))
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
@@ -188,34 +188,9 @@ async def _finish(
     return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
 
 
-def _ensure_report_md(workspace: Workspace, state: dict[str, Any], status: str, reason: str) -> None:
-    """If the summary agent never wrote report.md, say honestly what happened instead of leaving nothing."""
-    from agentic_ds.workflow.artifacts import write_text
-    from agentic_ds.workflow.summary import ensure_status_line
+def _write_reports(workspace: Workspace) -> Path:
+    from agentic_ds.report.writer import write_reports
 
-    path = workspace.file("report.md")
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-        fixed = ensure_status_line(text, status, reason)
-        if fixed != text:
-            write_text(path, fixed)
-        return
-    lines = [
-        "## Answer",
-        "No report was written by the summary agent for this run.",
-        "",
-        f"**Run status:** `{status}` - {reason}",
-    ]
-    for stage in state.get(S.STAGES) or []:
-        lines.append(f"- {stage['title']}: {stage['status']}")
-    write_text(path, "\n".join(lines) + "\n")
-
-
-def _write_reports(workspace: Workspace) -> Path | None:
-    try:
-        from agentic_ds.report.writer import write_reports
-    except ImportError:
-        return workspace.file("report.md")
     _md, html = write_reports(workspace)
     return html
 

@@ -1,0 +1,56 @@
+"""How numbers, times and statuses read in reports and in the review commands."""
+
+from __future__ import annotations
+
+from agentic_ds.report.coerce import parse_time
+
+STATUS_MEANING = {
+    "completed": "the answer passed its checks (every success criterion met), with no failed stage and no warning",
+    "completed_with_warnings": "the answer passed its checks, but a stage failed or there are warnings to read",
+    "incomplete": "some success criteria were not met, or the run stopped before finishing",
+    "failed": "the run could not produce an answer",
+    "running": "the run is still going, or stopped without recording its end",
+    "unknown": "no readable run record (run.json) was found",
+}
+
+
+def status_label(status: str) -> str:
+    return (status or "unknown").replace("_", " ")
+
+
+def duration(seconds: float | None) -> str:
+    """`0.4 s`, `12.3 s`, `2 min 05 s`, `1 h 02 min`; `-` when unknown."""
+    if seconds is None:
+        return "-"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def usd(amount: float | None) -> str:
+    """Dollars with enough digits to see small model costs; `-` when unknown."""
+    if amount is None:
+        return "-"
+    if amount == 0:
+        return "$0.00"
+    return f"${amount:.4f}" if abs(amount) < 1 else f"${amount:,.2f}"
+
+
+def count(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
+
+
+def when(iso: str) -> str:
+    """An ISO timestamp as `2026-11-22 01:30` (local to how it was recorded); raw text if unparsable."""
+    moment = parse_time(iso)
+    if moment is None:
+        return iso or "-"
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def attempts(n: int) -> str:
+    return f"{n} attempt" if n == 1 else f"{n} attempts"

@@ -1,0 +1,116 @@
+"""report.html: one self-contained file (inline CSS, figures as data URIs, no scripts, no fonts).
+
+The template only lays out what `_context` prepares; every string from the run is escaped by
+jinja2's autoescape, and agent markdown goes through `MarkdownRenderer` (raw HTML refused).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from agentic_ds import __version__
+from agentic_ds.report import formatting as fmt
+from agentic_ds.report.markup import MarkdownRenderer, data_uri
+from agentic_ds.report.model import FigureRef, RunView, StageView
+from agentic_ds.workspace import Workspace
+
+_STATUS_TONE = {
+    "completed": "good",
+    "approved": "good",
+    "completed_with_warnings": "warn",
+    "incomplete": "warn",
+    "running": "neutral",
+    "pending": "neutral",
+    "failed": "bad",
+}
+
+
+@dataclass
+class FigureHtml:
+    path: str
+    uri: str | None      # None: not embedded
+    missing: bool        # the file is absent (else: present but not an embeddable image)
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("agentic_ds.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["duration"] = fmt.duration
+    env.filters["usd"] = fmt.usd
+    env.filters["count"] = fmt.count
+    env.filters["when"] = fmt.when
+    env.filters["status_label"] = fmt.status_label
+    env.filters["tone"] = lambda status: _STATUS_TONE.get(status, "neutral")
+    return env
+
+
+def render_html(view: RunView) -> str:
+    """The whole report.html for a run, as text."""
+    template = _environment().get_template("report.html.j2")
+    return template.render(**_context(view))
+
+
+def _context(view: RunView) -> dict[str, Any]:
+    markdown = MarkdownRenderer(Workspace(view.root))
+    stages = [_stage(stage, markdown) for stage in view.stages]
+    return {
+        "view": view,
+        "title": view.task or view.id,
+        "version": __version__,
+        "status_meaning": fmt.STATUS_MEANING.get(view.status, ""),
+        "report_html": markdown.render(view.report_text, top_heading=2) if view.report_text else None,
+        "stages": stages,
+        "extra_figures": [_figure(f) for f in view.extra_figures],
+        "caveats": _caveats(view),
+        "figure_count": len(view.all_figures),
+        "totals": {
+            "calls": sum(c.calls for c in view.costs),
+            "input_tokens": sum(c.input_tokens for c in view.costs),
+            "output_tokens": sum(c.output_tokens for c in view.costs),
+        },
+    }
+
+
+def _stage(stage: StageView, markdown: MarkdownRenderer) -> dict[str, Any]:
+    return {
+        "stage": stage,
+        "description_html": markdown.render(stage.description, top_heading=4) if stage.description else None,
+        "summary_html": markdown.render(stage.summary, top_heading=4) if stage.summary else None,
+        "review_html": markdown.render(stage.review, top_heading=4) if stage.review else None,
+        "figures": [_figure(f) for f in stage.figures],
+        "not_run": stage.status == "pending" and not stage.attempts,
+    }
+
+
+def _figure(ref: FigureRef) -> FigureHtml:
+    return FigureHtml(path=ref.path, uri=data_uri(ref.file) if ref.file else None, missing=ref.file is None)
+
+
+def _caveats(view: RunView) -> list[str]:
+    """Everything a reader should weigh before trusting the answer, most specific first."""
+    items: list[str] = []
+    if view.final_answer:
+        items += view.final_answer.caveats
+    items += view.warnings
+    for criterion in view.criteria:
+        if criterion.met is False:
+            items.append(f"Success criterion not met: {criterion.text}" + (f" ({criterion.evidence})" if criterion.evidence else ""))
+    warned = " ".join(view.warnings).lower()
+    for stage in view.stages:
+        if stage.title.lower() in warned:
+            continue  # a warning already tells the reader about this stage
+        if stage.status == "failed":
+            items.append(f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; later results may lack its output.")
+        elif stage.status == "pending":
+            items.append(f"Stage \u201c{stage.title}\u201d did not run.")
+    items += [f"Run directory: {problem}." for problem in view.problems]
+    return items

@@ -1,0 +1,102 @@
+"""Finding runs under a work directory: the list for `agentic-ds list`, and `RUN` arguments."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agentic_ds.errors import UsageError
+from agentic_ds.report.coerce import as_dict, as_float, as_str, duration_s, parse_time, read_json_object
+
+_RUN_NAME = re.compile(r"^(\d{8}-\d{6})-")
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    id: str
+    path: Path
+    status: str
+    task: str
+    mode: str
+    started_at: str
+    wall_s: float | None
+    total_usd: float | None
+    has_report: bool
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["path"] = str(self.path)
+        return data
+
+
+def is_run_dir(path: Path) -> bool:
+    """A directory with a run record, or one named like a run (an interrupted run may lack run.json)."""
+    return path.is_dir() and ((path / "run.json").is_file() or bool(_RUN_NAME.match(path.name)))
+
+
+def summarize_run(path: Path) -> RunSummary:
+    """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
+    record = read_json_object(path / "run.json", "run.json", [], quiet=True)
+    started = as_str(record.get("started_at"))
+    wall = as_float(record.get("wall_s"))
+    return RunSummary(
+        id=as_str(record.get("id")) or path.name,
+        path=path.resolve(),
+        status=as_str(record.get("status")) or "unknown",
+        task=" ".join(as_str(record.get("task")).split()),
+        mode=as_str(record.get("mode")),
+        started_at=started,
+        wall_s=wall if wall is not None else duration_s(started, as_str(record.get("ended_at"))),
+        total_usd=as_float(as_dict(record.get("cost")).get("total_usd")),
+        has_report=(path / "report.html").is_file(),
+    )
+
+
+def list_runs(root: Path) -> list[RunSummary]:
+    """Every run directly under `root`, newest first. A missing root has no runs."""
+    if not root.is_dir():
+        return []
+    runs = [summarize_run(p) for p in root.iterdir() if is_run_dir(p)]
+    return sorted(runs, key=_start_key, reverse=True)
+
+
+def find_run(ref: str, root: Path) -> Path:
+    """Resolve a RUN argument: a run directory's path, or a run id, or a unique prefix of one."""
+    as_path = Path(ref).expanduser()
+    for candidate in (as_path, root / ref):
+        if is_run_dir(candidate):
+            return candidate.resolve()
+    if as_path.is_dir():
+        raise UsageError(f"{ref} is not a run directory (no run.json)", hint="give a run directory or a run id")
+    runs = list_runs(root)
+    exact = [r for r in runs if ref in (r.id, r.path.name)]
+    matches = exact or [r for r in runs if r.id.startswith(ref) or r.path.name.startswith(ref)]
+    if len(matches) == 1:
+        return matches[0].path
+    if not matches:
+        where = f"under {root}" if root.is_dir() else f"({root} does not exist)"
+        raise UsageError(f"no run matches {ref!r} {where}",
+                         hint="see the runs with `agentic-ds list`, or pass --workdir ROOT or a run directory path")
+    names = ", ".join(r.id for r in matches[:5]) + (" …" if len(matches) > 5 else "")
+    raise UsageError(f"{ref!r} matches {len(matches)} runs: {names}", hint="give more of the run id")
+
+
+def _start_key(run: RunSummary) -> datetime:
+    """Start time for ordering: run.json, else the timestamp in the directory name, else mtime."""
+    moment = parse_time(run.started_at)
+    if moment is None:
+        match = _RUN_NAME.match(run.path.name)
+        try:
+            moment = datetime.strptime(match.group(1), "%Y%m%d-%H%M%S") if match else None
+        except ValueError:
+            moment = None
+    if moment is None:
+        try:
+            return datetime.fromtimestamp(run.path.stat().st_mtime, tz=timezone.utc)
+        except OSError:
+            return datetime.min.replace(tzinfo=timezone.utc)
+    # Naive times (directory names, local clocks) are compared as if UTC: ordering only.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
