@@ -20,11 +20,13 @@ async def test_litellm_agent_cannot_reach_a_real_model():
             pass
 
 
-def test_litellm_module_functions_are_blocked():
-    import litellm
+async def test_adk_litellm_client_is_blocked():
+    from google.adk.models.lite_llm import LiteLLMClient
 
     with pytest.raises(RealModelCallBlocked):
-        litellm.completion(model="openai/gpt-4o", messages=[{"role": "user", "content": "x"}])
+        await LiteLLMClient().acompletion(model="openai/gpt-4o", messages=[{"role": "user", "content": "x"}], tools=None)
+    with pytest.raises(RealModelCallBlocked):
+        LiteLLMClient().completion(model="openai/gpt-4o", messages=[], tools=None)
 
 
 async def test_claude_cli_subprocess_is_blocked():

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agentic_ds.errors import ConfigError
@@ -62,6 +62,12 @@ class SandboxSettings(_Section):
     max_processes: int = Field(256, ge=16)
     max_file_mb: int = Field(1024, ge=1)
     output_cap_chars: int = Field(6000, ge=500, description="what one cell's output may send back to the model")
+
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _yaml_off(cls, value: Any) -> Any:
+        # YAML 1.1 reads a bare `off` as false (and `on` as true): take the word the user wrote.
+        return {False: "off", True: "auto"}.get(value, value) if isinstance(value, bool) else value
 
 
 class ContextSettings(_Section):

@@ -1,0 +1,23 @@
+"""The bundled skills library: discovery, relevance ranking and code-template rendering."""
+
+from agentic_ds.skills.library import (
+    COMMON_PARAMS,
+    Skill,
+    SkillLibrary,
+    TemplateSpec,
+    UnknownSkill,
+    UnknownTemplate,
+    default_skills_dir,
+)
+from agentic_ds.skills.templates import TemplateParamError
+
+__all__ = [
+    "COMMON_PARAMS",
+    "Skill",
+    "SkillLibrary",
+    "TemplateParamError",
+    "TemplateSpec",
+    "UnknownSkill",
+    "UnknownTemplate",
+    "default_skills_dir",
+]

@@ -1,8 +1,10 @@
 """Make real model requests impossible: every path to a real provider raises instead.
 
-`block_real_models()` patches the three doors out of the process - ADK's LiteLlm and Gemini
-model classes and the Claude Agent SDK's subprocess transport - and returns a function that
-undoes it. The test suite turns it on for every test (tests/conftest.py).
+`block_real_models()` patches the doors out of the process - ADK's LiteLlm and Gemini model
+classes, ADK's litellm client (the only place our code reaches litellm's network calls), and the
+Claude Agent SDK's subprocess transport - and returns a function that undoes it. The test suite
+turns it on for every test (tests/conftest.py). litellm itself is not imported here: it costs
+seconds, and nothing of ours calls its completion functions except through ADK's client.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ def _refuse(door: str) -> Callable[..., Any]:
 
 def block_real_models() -> Callable[[], None]:
     from google.adk.models.google_llm import Gemini
-    from google.adk.models.lite_llm import LiteLlm
+    from google.adk.models.lite_llm import LiteLlm, LiteLLMClient
 
     patches: list[tuple[Any, str, Any]] = [
         (LiteLlm, "generate_content_async", _refuse("LiteLlm (litellm)")),
+        (LiteLLMClient, "acompletion", _refuse("litellm.acompletion via ADK")),
+        (LiteLLMClient, "completion", _refuse("litellm.completion via ADK")),
         (Gemini, "generate_content_async", _refuse("Gemini (google-genai)")),
     ]
     try:
@@ -35,13 +39,6 @@ def block_real_models() -> Callable[[], None]:
 
         patches.append((SubprocessCLITransport, "connect", _refuse("Claude Code CLI subprocess")))
     except ImportError:  # pragma: no cover - the SDK is a hard dependency; keep the guard usable without it
-        pass
-    try:
-        import litellm
-
-        patches.append((litellm, "acompletion", _refuse("litellm.acompletion")))
-        patches.append((litellm, "completion", _refuse("litellm.completion")))
-    except ImportError:  # pragma: no cover
         pass
 
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]

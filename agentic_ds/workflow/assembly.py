@@ -127,11 +127,11 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
 
 
 def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any):
-    from agentic_ds.coders.claude_code import ClaudeCodeCoder
+    from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
     from agentic_ds.skills import default_skills_dir
     from agentic_ds.workflow.prompting import render
 
-    model = choice.spec.split(":", 1)[1] if ":" in choice.spec else None
+    model = claude_model(choice.spec)
 
     def factory(*, name: str, context_builder: Any, template: str = "coding_agent") -> Any:
         return ClaudeCodeCoder(
@@ -142,6 +142,7 @@ def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], setting
             skills_dir=default_skills_dir(),
             prompt_builder=lambda ctx: render(template, context_builder(ctx.state)),
             max_turns=settings.loops.coder_tool_calls,
+            max_budget_usd=settings.budgets.max_cost_usd,
         )
 
     return factory

@@ -1,0 +1,50 @@
+# agentic-ds: `make run` and `make test` work on a fresh machine with no API key.
+# The virtual environment lives in .venv; `pip install -e .[dev]` runs again only when pyproject.toml changes.
+
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# The first python3 that is >= 3.11 (override with `make PYTHON=/path/to/python3.12 ...`).
+PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+	&& { echo $$p; break; }; done)
+
+TASK ?= Which factors relate most to the outcome, and how strongly?
+DATA ?= examples/data
+MODE ?= orchestrated
+MODEL ?= offline
+
+.PHONY: help install run test bench clean-venv
+
+help:
+	@echo "make run     run the main job on $(DATA) with the offline model (no API key needed)"
+	@echo "make test    run the whole test suite"
+	@echo "make bench   measure startup time (bench/startup.py)"
+	@echo "variables:   TASK='...' DATA=path MODE=orchestrated|simple MODEL=offline PYTHON=python3.12"
+
+$(BIN)/python:
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "error: no python3 >= 3.11 found" >&2; \
+		echo "hint: install Python 3.11 or newer, or run: make PYTHON=/path/to/python3.12 $(MAKECMDGOALS)" >&2; \
+		exit 2; fi
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/startup.py
+
+clean-venv:
+	rm -rf $(VENV)

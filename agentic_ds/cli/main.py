@@ -1,0 +1,160 @@
+"""The `agentic-ds` command line: the click group, `run`, and `config show`.
+
+This module is on the `--help` path: it imports only click and the package's light modules at
+module level; settings, models, the workflow and every provider library load inside commands.
+"""
+
+from __future__ import annotations
+
+import os
+
+# litellm fetches its cost map from the network at import unless this is set; it must precede any import of it.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import click  # noqa: E402
+
+from agentic_ds import __version__  # noqa: E402
+from agentic_ds.cli.errors import AgenticGroup  # noqa: E402
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group("agentic-ds", cls=AgenticGroup, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", "-V", prog_name="agentic-ds", message="%(prog)s %(version)s")
+@click.option("--debug", is_flag=True, help="Show full tracebacks for errors.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """An agentic data scientist: plans, codes in a sandbox, reviews its work and writes a report,
+    with any LLM or with none (the built-in offline model).
+
+    \b
+    Examples:
+      agentic-ds run --mode orchestrated "Which region grows fastest, and why?" --files data/
+      agentic-ds run --mode simple "Describe sales.csv" --files sales.csv --model offline
+      agentic-ds config show
+
+    \b
+    Exit codes:
+      0    completed (or completed with warnings)
+      3    incomplete (some stage or success criterion not met)
+      1    failed at run time
+      2    usage, configuration or input error
+      130  interrupted (Ctrl-C)
+    """
+    if isinstance(ctx.command, AgenticGroup):
+        ctx.command.show_tracebacks = debug
+
+
+@main.command("run", context_settings=CONTEXT_SETTINGS)
+@click.argument("task", metavar="TASK")
+@click.option(
+    "--mode",
+    type=click.Choice(["orchestrated", "simple"]),
+    required=True,
+    help="orchestrated: plan, staged code with review loops, criteria checks (thorough, more model calls). "
+    "simple: one agent pass (fast, cheap).",
+)
+@click.option(
+    "--files", "-f", multiple=True, metavar="PATH", help="A data file or folder (recursively); repeat for more."
+)
+@click.option("--workdir", metavar="ROOT", help="Where run directories are created (default: workdirs/).")
+@click.option(
+    "--model",
+    "-m",
+    "models",
+    multiple=True,
+    metavar="MODEL|ROLE=MODEL",
+    help="MODEL for every role, or ROLE=MODEL for one (roles: planner, reviewer, coder, summarizer, compactor). "
+    "MODEL: provider/model (LiteLLM), gemini-*, claude-code[:MODEL] (coder only) or offline.",
+)
+@click.option("--config", metavar="FILE", help="YAML config file (default: ./agentic-ds.yaml if present).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final lines (run, report, status).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per line: every event, then run_finished.")
+@click.option(
+    "--sandbox",
+    type=click.Choice(["auto", "require", "off"]),
+    help="auto: bubblewrap when available; require: refuse to run without it; off: resource limits only.",
+)
+@click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), metavar="USD", help="Stop when the run's model cost reaches USD.")
+@click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Stop after N model calls.")
+@click.option("--max-tokens", type=click.IntRange(min=1), metavar="N", help="Stop after N tokens (input + output).")
+def run(**kwargs: object) -> int:
+    """Analyse data files to answer TASK ("-" reads TASK from stdin).
+
+    Each run gets a new directory ROOT/<timestamp>-<slug>/ with the inputs copied, the plan, the code
+    of every stage, figures, a notebook and report.md / report.html. Nothing existing is overwritten.
+    The first line says which models run and why; the last line is "status: <status>[ - <reason>]".
+
+    \b
+    Examples:
+      agentic-ds run --mode orchestrated "Which region's sales grow fastest?" --files data/
+      agentic-ds run --mode simple "Mean price by region" -f a/prices.csv -f b/prices.csv
+      agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv --model openai/gpt-4.1
+      agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv -m anthropic/claude-sonnet-4-5 -m coder=claude-code
+      echo "Summarise the survey" | agentic-ds run --mode simple - --files survey.xlsx --json
+
+    \b
+    Exit codes:
+      0    completed (or completed with warnings)
+      3    incomplete (some stage or success criterion not met)
+      1    failed at run time
+      2    usage, configuration or input error
+      130  interrupted (Ctrl-C)
+    """
+    from agentic_ds.cli.run import run_click_command
+
+    return run_click_command(**kwargs)
+
+
+@main.group("config", context_settings=CONTEXT_SETTINGS)
+def config_group() -> None:
+    """Inspect the configuration.
+
+    \b
+    Examples:
+      agentic-ds config show
+      agentic-ds config show --config team.yaml --model coder=claude-code
+    """
+
+
+@config_group.command("show", context_settings=CONTEXT_SETTINGS)
+@click.option("--config", metavar="FILE", help="YAML config file (default: ./agentic-ds.yaml if present).")
+@click.option("--model", "-m", "models", multiple=True, metavar="MODEL|ROLE=MODEL", help="As for `run`.")
+@click.option("--workdir", metavar="ROOT", help="As for `run`.")
+def config_show(config: str | None, models: tuple[str, ...], workdir: str | None) -> int:
+    """Print the effective configuration as YAML (secrets masked) and the model of every role, with why.
+
+    Layers, lowest first: defaults, agentic-ds.yaml (or --config), environment variables
+    (AGENTIC_DS_*, nested with __, e.g. AGENTIC_DS_MODELS__CODER) and ./.env, then flags.
+    Exits 2 when the configured models cannot run (e.g. a missing API key).
+
+    \b
+    Examples:
+      agentic-ds config show
+      agentic-ds config show --model openai/gpt-4.1 --model compactor=openai/gpt-4.1-mini
+      AGENTIC_DS_SANDBOX__MODE=require agentic-ds config show
+    """
+    from agentic_ds.cli.config_show import config_document, render_yaml
+    from agentic_ds.cli.errors import report_error
+    from agentic_ds.errors import EXIT_OK, EXIT_USAGE
+
+    document, error = config_document(config, models, workdir)
+    click.echo(render_yaml(document), nl=False)
+    if error:
+        report_error(error)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _register_review_commands(group: click.Group) -> None:
+    """The review commands (show, list...) live in `agentic_ds.cli.review`, owned by its own module."""
+    try:
+        from agentic_ds.cli import review
+    except ModuleNotFoundError as exc:
+        if exc.name != "agentic_ds.cli.review":
+            raise
+        return
+    review.register(group)
+
+
+_register_review_commands(main)

@@ -1,0 +1,152 @@
+"""`agentic-ds run`: validate everything the user gave, create the run directory, run the workflow.
+
+Everything that can be wrong with the input (task, flags, config, models, credentials, paths) is
+checked before the run directory is created, so a usage error leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from agentic_ds.cli.errors import report_error, report_traceback
+from agentic_ds.errors import (
+    EXIT_FAILED,
+    EXIT_INCOMPLETE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    AgenticDSError,
+    UsageError,
+)
+
+if TYPE_CHECKING:
+    from agentic_ds.workspace import Workspace
+
+STATUS_EXIT_CODES = {
+    "completed": EXIT_OK,
+    "completed_with_warnings": EXIT_OK,
+    "incomplete": EXIT_INCOMPLETE,
+    "failed": EXIT_FAILED,
+    "interrupted": EXIT_INTERRUPTED,
+}
+INTERRUPTED_REASON = "stopped by Ctrl-C; the run directory keeps everything done so far"
+
+
+@dataclass
+class RunOptions:
+    """The `run` command's arguments, as the user gave them."""
+
+    task: str
+    mode: str
+    files: tuple[str, ...]
+    workdir: str | None = None
+    models: tuple[str, ...] = ()
+    config: str | None = None
+    quiet: bool = False
+    as_json: bool = False
+    sandbox: str | None = None
+    max_cost: float | None = None
+    max_llm_calls: int | None = None
+    max_tokens: int | None = None
+    debug: bool = False
+
+
+def read_task(task: str) -> str:
+    """The task text; `-` reads it from stdin. An empty task is a usage error."""
+    text = sys.stdin.read() if task == "-" else task
+    text = text.strip()
+    if not text:
+        raise UsageError(
+            "the task is empty" + (" (nothing on stdin)" if task == "-" else ""),
+            hint='say what to find out, e.g. agentic-ds run --mode simple "Mean price by region" --files data.csv',
+        )
+    return text
+
+
+def settings_overrides(options: RunOptions, model_flags: dict[str, str]) -> dict[str, Any]:
+    """CLI flags as the top settings layer (None means "not given": lower layers stay)."""
+    from agentic_ds.config.models import model_overrides
+
+    return {
+        "workdir": options.workdir,
+        "models": model_overrides(model_flags),
+        "sandbox": {"mode": options.sandbox},
+        "budgets": {
+            "max_cost_usd": options.max_cost,
+            "max_llm_calls": options.max_llm_calls,
+            "max_tokens": options.max_tokens,
+        },
+    }
+
+
+def run_command(options: RunOptions) -> int:
+    """The whole `run` command; returns the exit code."""
+    from agentic_ds.cli.progress import make_renderer
+    from agentic_ds.config.models import export_dotenv_credentials, parse_model_flags, resolve_models
+    from agentic_ds.config.settings import load_settings
+    from agentic_ds.runs.workdir import copy_inputs, create_run_dir, validate_inputs
+
+    task = read_task(options.task)
+    settings = load_settings(
+        Path(options.config) if options.config else None,
+        settings_overrides(options, parse_model_flags(options.models)),
+    )
+    models = resolve_models(settings)
+    if not options.files:
+        raise UsageError("no input files given", hint="pass --files PATH (a file or a folder; repeat for more)")
+    paths = [Path(p) for p in options.files]
+    validate_inputs(paths, settings.workdir)
+
+    renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
+    renderer.models(models)
+    workspace = create_run_dir(settings.workdir, task)
+    inputs = copy_inputs(paths, workspace)
+    renderer.run_started(workspace.root, inputs)
+    export_dotenv_credentials()
+
+    try:
+        from agentic_ds.workflow.runner import RunRequest, execute_run
+
+        request = RunRequest(task=task, mode=options.mode, workspace=workspace, settings=settings, models=models)
+        outcome = asyncio.run(execute_run(request, on_event=renderer.on_event))
+    except KeyboardInterrupt:
+        renderer.finish("interrupted", INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
+        return EXIT_INTERRUPTED
+    except AgenticDSError as exc:
+        renderer.close()
+        if options.debug:
+            report_traceback()
+        report_error(exc.message, exc.hint)
+        renderer.finish("failed", exc.message, workspace.root, _existing_report(workspace))
+        return exc.exit_code
+    except Exception as exc:  # a bug in a part of the workflow: the run directory still holds what was done
+        renderer.close()
+        if options.debug:
+            report_traceback()
+        report_error(
+            f"internal error: {type(exc).__name__}: {exc}",
+            "this is a bug in agentic-ds; rerun with --debug and report the traceback",
+        )
+        renderer.finish("failed", f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
+        return EXIT_FAILED
+    renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
+    return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
+
+
+def _existing_report(workspace: Workspace) -> Path | None:
+    """The report the workflow managed to write before the run was stopped, if any."""
+    for name in ("report.html", "report.md"):
+        if workspace.file(name).is_file():
+            return workspace.file(name)
+    return None
+
+
+def run_click_command(**kwargs: Any) -> int:
+    ctx = click.get_current_context()
+    debug = bool(ctx.find_root().params.get("debug"))
+    return run_command(RunOptions(debug=debug, **kwargs))

@@ -1,0 +1,64 @@
+"""The `run` command over the real workflow, driven by scripted models: statuses become exit codes."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import agentic_ds.workflow.runner as runner_module
+from agentic_ds.cli.main import main
+from agentic_ds.testing.scripted import ScriptedLlm
+from tests.workflow_scripts import criteria, happy_scripts, no_change, write_sales
+
+
+def scripted_cli(monkeypatch, scripts):
+    models = {agent: ScriptedLlm(name=agent, script=list(steps)) for agent, steps in scripts.items()}
+    real = runner_module.execute_run
+    monkeypatch.setattr(runner_module, "execute_run", functools.partial(real, llm_overrides=models))
+    return models
+
+
+def invoke(tmp_path, *extra):
+    data = write_sales(tmp_path / "data")
+    return CliRunner().invoke(
+        main,
+        ["run", "--mode", "orchestrated", "Which region has the highest mean price?", "--files", str(data),
+         "--workdir", str(tmp_path / "runs"), "--model", "offline", "--quiet", *extra],
+        catch_exceptions=False,
+    )
+
+
+def test_completed_run_exits_0_and_says_so_on_the_last_line(tmp_path, monkeypatch):
+    scripted_cli(monkeypatch, happy_scripts())
+    result = invoke(tmp_path)
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("status: completed")
+    run_dir = next((tmp_path / "runs").iterdir())
+    assert json.loads((run_dir / "run.json").read_text())["status"] == "completed"
+    assert (run_dir / "report.html").is_file()
+
+
+def test_unmet_criteria_exit_3_incomplete(tmp_path, monkeypatch):
+    scripts = happy_scripts()
+    scripts["criteria_checker"] = [criteria(False, "no"), criteria(False, "east is missing")]
+    scripts["stage_reflector"] = [no_change(), no_change()]
+    scripted_cli(monkeypatch, scripts)
+    result = invoke(tmp_path)
+    assert result.exit_code == 3, result.output
+    assert result.output.strip().splitlines()[-1].startswith("status: incomplete")
+
+
+def test_failed_run_exits_1(tmp_path, monkeypatch):
+    scripts = {k: v for k, v in happy_scripts().items() if k in ("plan_maker", "plan_reviewer", "plan_confirmation")}
+    from agentic_ds.testing.scripted import text
+
+    scripts["plan_parser"] = [text("no json")] * 3
+    scripts["summary_agent"] = [text("## Answer\nNothing could be analysed.")]
+    scripted_cli(monkeypatch, scripts)
+    result = invoke(tmp_path)
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1].startswith("status: failed")
