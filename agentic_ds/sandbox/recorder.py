@@ -1,0 +1,84 @@
+"""Every executed cell on disk: `stages/NN-slug/cell_NNN.py`, the stage's `code.py`, `analysis.ipynb`.
+
+The notebook re-executes top to bottom from the run directory: cells that raised are tagged
+`raises-exception` (nbclient lets them fail), and cells the sandbox had to stop (timeout, output
+flood, dead kernel) are kept as raw cells, so a re-run does not hang on them.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
+
+from agentic_ds.sandbox.capture import CellResult
+
+NOTEBOOK = "analysis.ipynb"
+
+
+class Recorder:
+    """Writes the record of a run's cells; one instance per `CodeRunner`."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.notebook = new_notebook()
+        self.notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        self.notebook.metadata["language_info"] = {"name": "python"}
+        self.stage_dir: Path | None = None
+        self.cells_in_stage = 0
+        self.execution_count = 0
+
+    def begin_stage(self, stage_dir: Path, heading: str) -> None:
+        stage_dir.mkdir(parents=True, exist_ok=True)
+        self.stage_dir = stage_dir
+        # A stage begun again (another attempt) continues its numbering: earlier cells stay on record.
+        self.cells_in_stage = len(list(stage_dir.glob("cell_[0-9][0-9][0-9].py")))
+        self.notebook.cells.append(new_markdown_cell(f"## {heading}"))
+        self.save_notebook()
+
+    def next_cell(self, code: str) -> tuple[Path, Path]:
+        """Write the cell's code before it runs (so it is on disk whatever happens); return its paths."""
+        if self.stage_dir is None:
+            raise RuntimeError("begin_stage() must come before the first cell")
+        self.cells_in_stage += 1
+        number = self.cells_in_stage
+        cell_path = self.stage_dir / f"cell_{number:03d}.py"
+        cell_path.write_text(code if code.endswith("\n") else code + "\n", encoding="utf-8")
+        with (self.stage_dir / "code.py").open("a", encoding="utf-8") as handle:
+            handle.write(("\n" if number > 1 else "") + f"# %% cell {number:03d}\n{code.rstrip()}\n")
+        return cell_path, self.stage_dir / f"cell_{number:03d}.out.txt"
+
+    def record(self, code: str, result: CellResult, outputs: list[dict[str, Any]]) -> None:
+        """Add the executed cell to the notebook and rewrite it."""
+        if result.timed_out or result.restarted:
+            reason = "timed out" if result.timed_out else "stopped by the sandbox"
+            cell = new_raw_cell(f"# not re-executed: {reason} ({result.cell_path})\n{code}")
+        else:
+            self.execution_count += 1
+            cell = new_code_cell(code, execution_count=self.execution_count)
+            cell.outputs = [nbformat.from_dict(o) for o in outputs]
+            if not result.ok:
+                cell.metadata["tags"] = ["raises-exception"]
+        cell.metadata["agentic_ds"] = {"cell": result.cell_path, "duration_s": round(result.duration_s, 3)}
+        self.notebook.cells.append(cell)
+        self.save_notebook()
+
+    def save_notebook(self) -> None:
+        # The cells are built with nbformat's own constructors; skipping re-validation of the whole
+        # notebook on every cell keeps recording cheap as the notebook grows.
+        _atomic_write(self.run_dir / NOTEBOOK, nbformat.v4.writes(self.notebook))
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,56 @@
+"""`build_tools`: the ADK function tools of a run, as the coder's set and the read-only set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.adk.tools import BaseTool, FunctionTool
+
+from agentic_ds.sandbox.runner import CodeRunner
+from agentic_ds.tools.files import make_file_tools
+from agentic_ds.tools.profile import make_profile_tool
+from agentic_ds.tools.python import make_run_python
+from agentic_ds.tools.sql import InputDatabase, make_sql_tool
+from agentic_ds.workspace import Workspace
+
+SQL_MEMORY_MB = 1024
+
+
+@dataclass
+class ToolSet:
+    """`coder`: every tool; `read_only`: what reviewers, planners and the criteria checker get."""
+
+    coder: list[BaseTool]
+    read_only: list[BaseTool]
+    database: InputDatabase = field(repr=False)
+
+    def by_name(self) -> dict[str, BaseTool]:
+        return {tool.name: tool for tool in self.coder}
+
+    def close(self) -> None:
+        self.database.close()
+
+
+def build_tools(
+    workspace: Workspace,
+    runner: CodeRunner,
+    *,
+    output_cap: int,
+    skills_tools: Iterable[Any] = (),
+) -> ToolSet:
+    """Tools bound to one run. `skills_tools` (list_skills, load_skill) are added to both sets."""
+    read_file, write_file, list_files = make_file_tools(workspace, output_cap=output_cap)
+    database = InputDatabase(workspace, memory_mb=min(SQL_MEMORY_MB, runner.settings.memory_mb))
+    sql_query = make_sql_tool(database, output_cap=output_cap, timeout_s=runner.settings.cell_timeout_s)
+    profile_data = make_profile_tool(workspace, output_cap=output_cap)
+    run_python = make_run_python(runner, output_cap=output_cap)
+    skills = [_as_tool(t) for t in skills_tools]
+    read_only = [FunctionTool(f) for f in (read_file, list_files, sql_query, profile_data)] + skills
+    coder = [FunctionTool(run_python), FunctionTool(write_file), *read_only]
+    return ToolSet(coder=coder, read_only=read_only, database=database)
+
+
+def _as_tool(tool: Any) -> BaseTool:
+    return tool if isinstance(tool, BaseTool) else FunctionTool(tool)

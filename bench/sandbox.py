@@ -1,0 +1,103 @@
+"""Sandbox benchmark: kernel start time and `1+1` round trip through the sandboxed kernel.
+
+    .venv/bin/python bench/sandbox.py [--starts N] [--calls N]
+
+Prints the figures, updates the `## sandbox` section of BENCHMARKS.md, and ends with
+`sandbox: kernel_start_s=X roundtrip_ms=X isolation=...`. Bars: start <= 2 s, round trip <= 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from agentic_ds.config.settings import SandboxSettings
+from agentic_ds.sandbox import CodeRunner
+from agentic_ds.sandbox.capture import CellCapture
+from agentic_ds.workspace import Workspace
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+START_BAR_S = 2.0
+ROUNDTRIP_BAR_MS = 20.0
+
+
+async def measure(starts: int, calls: int) -> tuple[list[float], list[float], list[float], str]:
+    start_times: list[float] = []
+    round_trips: list[float] = []
+    recorded: list[float] = []
+    isolation = ""
+    with tempfile.TemporaryDirectory(prefix="ads-bench-") as tmp:
+        for i in range(starts):
+            runner = CodeRunner(Workspace(Path(tmp) / f"run{i}"), SandboxSettings())
+            isolation = runner.isolation
+            began = time.perf_counter()
+            first = await runner.run("1")   # starts the kernel, then one cell
+            start_times.append(time.perf_counter() - began)
+            assert first.ok, first.error
+            if i == 0:
+                kernel = runner._kernel   # the bare kernel round trip, without the runner's recording
+                assert kernel is not None
+                for n in range(calls):
+                    capture = CellCapture(
+                        run_dir=runner.workspace.root, output_file=runner.workspace.root / f"rt{n}.txt",
+                        figure_names=iter(()), keep_chars=1000, max_output_bytes=1 << 20,
+                    )
+                    t0 = time.perf_counter()
+                    await kernel.execute("1+1", capture, timeout_s=10, grace_s=1)
+                    round_trips.append((time.perf_counter() - t0) * 1000)
+                    assert capture.result().stdout.strip() == "2"
+                for _ in range(calls):
+                    t0 = time.perf_counter()
+                    result = await runner.run("1+1")
+                    recorded.append((time.perf_counter() - t0) * 1000)
+                    assert result.stdout.strip() == "2"
+            await runner.close()
+    return start_times, round_trips, recorded, isolation
+
+
+def update_benchmarks(section: str) -> None:
+    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
+    pattern = re.compile(r"^## sandbox\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _m: section, text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    BENCHMARKS.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=50)
+    args = parser.parse_args()
+    starts, trips, recorded, isolation = asyncio.run(measure(args.starts, args.calls))
+    cell_ms = statistics.median(recorded)
+    start_s = statistics.median(starts)
+    trip_ms = statistics.median(trips)
+    print(f"kernel start (incl. first cell), median of {len(starts)}: {start_s:.3f} s "
+          f"(min {min(starts):.3f}, max {max(starts):.3f}; bar {START_BAR_S} s)")
+    print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
+          f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
+    print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
+    section = (
+        "## sandbox\n\n"
+        f"`bench/sandbox.py` on {platform.machine()}, {platform.python_version()}, isolation `{isolation}`, "
+        f"{time.strftime('%Y-%m-%d')}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n\n"
+        "| measure | median | bar |\n|---|---|---|\n"
+        f"| kernel start + first cell ({len(starts)} starts) | {start_s:.3f} s | <= {START_BAR_S:g} s |\n"
+        f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms | <= {ROUNDTRIP_BAR_MS:g} ms |\n"
+        f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep) | {cell_ms:.2f} ms | - |\n"
+    )
+    update_benchmarks(section)
+    print(f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} isolation={isolation}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The file, SQL and profile tools: what the model gets back for ordinary requests."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_ds.tools.files import make_file_tools
+from agentic_ds.tools.profile import make_profile_tool
+from agentic_ds.tools.sql import InputDatabase, make_sql_tool, view_name
+from agentic_ds.workspace import Workspace
+
+CSV = "region,price\nnorth,10\nsouth,30\nnorth,20\n"
+
+
+@pytest.fixture
+def ws(tmp_path) -> Workspace:
+    root = tmp_path / "run"
+    (root / "inputs" / "2024").mkdir(parents=True)
+    (root / "inputs" / "sales.csv").write_text(CSV)
+    (root / "inputs" / "2024" / "Q1 sales.csv").write_text("a\n1\n")
+    (root / ".sandbox").mkdir()
+    (root / ".sandbox" / "kernel.json").write_text("{}")
+    return Workspace(root)
+
+
+def test_tools_write_then_read_then_list(ws):
+    read_file, write_file, list_files = make_file_tools(ws, output_cap=1000)
+    assert write_file("outputs/notes/summary.md", "# Findings\n") == {"path": "outputs/notes/summary.md", "bytes": 11}
+    assert read_file("outputs/notes/summary.md")["content"] == "# Findings\n"
+    listing = list_files()
+    assert listing["files"] == [
+        "inputs/2024/Q1 sales.csv (4 B)", "inputs/sales.csv (40 B)", "outputs/notes/summary.md (11 B)",
+    ]   # .sandbox stays hidden
+    assert list_files("inputs")["files"][1] == "inputs/sales.csv (40 B)"
+
+
+def test_tools_read_file_cuts_long_files_and_refuses_binary(ws):
+    read_file, write_file, _ = make_file_tools(ws, output_cap=100)
+    write_file("outputs/long.txt", "y" * 5000)
+    long = read_file("outputs/long.txt")
+    assert len(long["content"]) == 100 and long["truncated"] and long["size_bytes"] == 5000
+    (ws.root / "outputs" / "blob.bin").write_bytes(b"\x00\x01" * 10)
+    assert "binary" in read_file("outputs/blob.bin")["error"]
+    assert "no such file" in read_file("outputs/missing.txt")["error"]
+    assert "directory" in read_file("inputs")["error"]
+
+
+def test_tools_view_names_follow_the_documented_rule():
+    taken: set[str] = set()
+    assert view_name("sales.csv", taken) == "sales"
+    assert view_name("2024/Q1 sales.csv", taken) == "t2024_q1_sales"
+    assert view_name("sales.parquet", taken) == "sales_2"
+
+
+async def test_tools_sql_query_reads_views_and_direct_paths(ws):
+    sql_query = make_sql_tool(InputDatabase(ws), output_cap=2000, timeout_s=10)
+    result = await sql_query("SELECT region, sum(price) AS total FROM sales GROUP BY region ORDER BY region")
+    assert result["columns"] == ["region", "total"] and result["rows_shown"] == 2 and not result["more_rows"]
+    assert result["table"].splitlines()[2:] == ["| north | 30 |", "| south | 30 |"]
+    direct = await sql_query("WITH s AS (SELECT * FROM read_csv_auto('inputs/sales.csv')) SELECT count(*) FROM s")
+    assert direct["table"].splitlines()[-1] == "| 3 |"
+    assert (await sql_query("SELECT * FROM t2024_q1_sales"))["table"].endswith("| 1 |")
+
+
+async def test_tools_sql_query_caps_rows_and_explains_errors(ws):
+    sql_query = make_sql_tool(InputDatabase(ws), output_cap=100_000, timeout_s=10)
+    many = await sql_query("SELECT * FROM range(1000)")
+    assert many["rows_shown"] == 200 and many["more_rows"]
+    wrong = await sql_query("SELECT prize FROM sales")
+    assert "prize" in wrong["error"] and "sales (inputs/sales.csv)" in wrong["hint"]
+
+
+async def test_tools_profile_data_profiles_an_input(ws):
+    profile_data = make_profile_tool(ws, output_cap=3000)
+    result = await profile_data("inputs/sales.csv")
+    assert result["rows"] == 3 and result["columns"] == 2
+    assert "inputs/sales.csv" in result["profile"] and "region" in result["profile"]
+    assert "no such file" in (await profile_data("inputs/nope.csv"))["error"]
