@@ -16,8 +16,12 @@ def write_data(folder: Path) -> Path:
     return path
 
 
-def long_run_scripts(stages: int, tool_calls: int, tool: str = "list_files", args: dict | None = None) -> dict[str, list]:
-    args = args if args is not None else {"path": "."}
+LOOK_AROUND = [{"path": p} for p in (".", "inputs", "outputs", "figures")]
+
+
+def long_run_scripts(stages: int, tool_calls: int, tool: str = "list_files", args: list[dict] | None = None) -> dict[str, list]:
+    """`args` cycles per call: a real coder does not repeat the identical call (the loop guard would stop it)."""
+    args = args or LOOK_AROUND
     plan = {
         "stages": [
             {"id": f"s{i + 1}", "title": f"Step {i + 1}", "description": f"Look at the data, part {i + 1}.", "expected_outputs": []}
@@ -27,7 +31,7 @@ def long_run_scripts(stages: int, tool_calls: int, tool: str = "list_files", arg
     }
     coder = []
     for i in range(stages):
-        coder += [call(tool, **args) for _ in range(tool_calls)] + [text(f"step {i + 1} done")]
+        coder += [call(tool, **args[j % len(args)]) for j in range(tool_calls)] + [text(f"step {i + 1} done")]
     unmet = as_json({"criteria": [{"id": "c1", "met": False, "evidence": "more steps to go"}]})
     met = as_json({"criteria": [{"id": "c1", "met": True, "evidence": "all steps ran"}]})
     return {

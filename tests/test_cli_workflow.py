@@ -62,3 +62,13 @@ def test_failed_run_exits_1(tmp_path, monkeypatch):
     result = invoke(tmp_path)
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines()[-1].startswith("status: failed")
+
+
+def test_sandbox_require_without_bubblewrap_is_a_usage_error_before_anything_is_created(tmp_path, monkeypatch):
+    import agentic_ds.sandbox.bwrap as bwrap
+
+    monkeypatch.setattr(bwrap, "bwrap_problem", lambda: "bubblewrap (bwrap) is not installed")
+    result = invoke(tmp_path, "--sandbox", "require")
+    assert result.exit_code == 2, result.output
+    assert "error: --sandbox require: bubblewrap (bwrap) is not installed" in result.output
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())

@@ -101,6 +101,7 @@ def run_command(options: RunOptions) -> int:
         raise UsageError("no input files given", hint="pass --files PATH (a file or a folder; repeat for more)")
     paths = [Path(p) for p in options.files]
     validate_inputs(paths, settings.workdir)
+    _check_sandbox(settings.sandbox.mode)
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
     renderer.models(models)
@@ -136,6 +137,20 @@ def run_command(options: RunOptions) -> int:
         return EXIT_FAILED
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
+
+
+def _check_sandbox(mode: str) -> None:
+    """`--sandbox require` without a usable bubblewrap is a usage error, found before anything is created."""
+    if mode != "require":
+        return
+    from agentic_ds.sandbox.bwrap import bwrap_problem
+
+    problem = bwrap_problem()
+    if problem:
+        raise UsageError(
+            f"--sandbox require: {problem}",
+            hint="install bubblewrap (e.g. `apt-get install bubblewrap`), or run with --sandbox auto",
+        )
 
 
 def _existing_report(workspace: Workspace) -> Path | None:

@@ -159,7 +159,8 @@ async def _finish(
     if assembled is not None:
         await _quietly(assembled.services.code_runner.close())
         assembled.toolset.close()
-    await _quietly(session_service.close())
+    if hasattr(session_service, "close"):
+        await _quietly(session_service.close())
     status = state.get(S.RUN_STATUS) or "failed"
     reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
     record.status, record.reason = status, reason
