@@ -72,3 +72,25 @@ def test_sandbox_require_without_bubblewrap_is_a_usage_error_before_anything_is_
     assert result.exit_code == 2, result.output
     assert "error: --sandbox require: bubblewrap (bwrap) is not installed" in result.output
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_security_api_key_in_the_cli_environment_never_reaches_the_run(tmp_path, monkeypatch):
+    """The key is in the CLI's environment; executed code prints its whole environment; nothing leaks."""
+    from agentic_ds.testing.scripted import call, text
+
+    secret = "sk-ant-SECRET-should-never-leak-1234567890"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
+    monkeypatch.setenv("OPENAI_API_KEY", secret + "-openai")
+    scripts = happy_scripts()
+    dump = "import os, json\nprint(json.dumps(dict(os.environ)))\nopen('outputs/env.json','w').write(json.dumps(dict(os.environ)))\n"
+    scripts["coding_agent"][0:0] = []
+    scripts["coding_agent"][0] = call("run_python", code=dump + scripts["coding_agent"][0].content.parts[0].function_call.args["code"])
+    scripted_cli(monkeypatch, scripts)
+    result = invoke(tmp_path)
+    assert result.exit_code == 0, result.output
+    run_dir = next((tmp_path / "runs").iterdir())
+    env = json.loads((run_dir / "outputs" / "env.json").read_text())
+    assert not any("KEY" in name or "TOKEN" in name for name in env), sorted(env)
+    for path in run_dir.rglob("*"):
+        if path.is_file():
+            assert b"SECRET-should-never-leak" not in path.read_bytes(), path
