@@ -1,12 +1,12 @@
 """Token-based compaction with ADK's own mechanism, and the summarizers it uses.
 
-`build_compaction_config` returns the `EventsCompactionConfig` to put on the `App`:
-`token_threshold` is the prompt budget (an absolute number, or a share of the model's context
-window), `event_retention_size` the newest events kept verbatim. ADK checks it before every LLM
-call, but only against the prompt size the agent's *previous* call reported, so a large tool result
-can push the next prompt over the budget first; `CompactionGuard` (compaction_guard.py) closes that
-gap by measuring the outgoing request. Both append ADK `EventCompaction` events through the session
-service, so they are persisted in `session.db` and ADK renders them natively.
+`build_compaction_config` returns ADK's `EventsCompactionConfig`: `token_threshold` is the prompt
+budget (an absolute number, or a share of the model's context window), `event_retention_size` the
+newest events kept verbatim. A run gives it to `CompactionGuard` (compaction_guard.py), not to the
+`App`: ADK's own trigger checks only the prompt size the agent's *previous* call reported and
+summarizes the whole session, while the guard measures the outgoing request and compacts only what
+that agent is sent. Summaries are ADK `EventCompaction` events appended through the session service,
+so they are persisted in `session.db` and ADK renders them natively.
 
 The summarizer is `ExtractiveSummarizer` (deterministic, no model) when the compactor is the offline
 model, else ADK's `LlmEventSummarizer` with `COMPACTOR_PROMPT`.
@@ -31,6 +31,9 @@ from google.genai import types
 from agentic_ds.config.settings import ContextSettings
 
 DEFAULT_BUDGET_TOKENS = 32_000        # prompt budget when neither budget_tokens nor a context window is known
+# An extractive summary may take a quarter of the budget: numeric text runs ~2 characters per token.
+SUMMARY_CHARS_PER_BUDGET_TOKEN = 0.5
+SUMMARY_CHARS_RANGE = (1000, 8000)
 SUMMARY_HEADER = "Summary of earlier work (older events were compacted):"
 UsageCallback = Callable[[str, int, int], None]
 
@@ -67,17 +70,24 @@ def build_compaction_config(
     """The App's compaction config (None when compaction is off). `on_usage(model, in, out)` meters the compactor."""
     if not settings.compaction:
         return None
+    budget = prompt_budget(settings, window)
     if summarizer_llm is None or summarizer_llm.model.startswith("offline"):
-        summarizer: BaseEventsSummarizer = ExtractiveSummarizer()
+        summarizer: BaseEventsSummarizer = ExtractiveSummarizer(max_chars=summary_chars(budget))
     else:
         summarizer = MeteredLlmSummarizer(summarizer_llm, on_usage=on_usage)
     with warnings.catch_warnings():  # ADK flags compaction [EXPERIMENTAL]; we pin ADK and test it
         warnings.filterwarnings("ignore", message=r"\[EXPERIMENTAL\]", category=UserWarning)
         return EventsCompactionConfig(
-            token_threshold=prompt_budget(settings, window),
+            token_threshold=budget,
             event_retention_size=settings.keep_recent_events,
             summarizer=summarizer,
         )
+
+
+def summary_chars(budget_tokens: int) -> int:
+    """Characters an extractive summary may hold so that it stays within a quarter of the prompt budget."""
+    low, high = SUMMARY_CHARS_RANGE
+    return max(low, min(high, int(budget_tokens * SUMMARY_CHARS_PER_BUDGET_TOKEN)))
 
 
 class MeteredLlmSummarizer(LlmEventSummarizer):
@@ -103,6 +113,7 @@ _FILE = re.compile(r"[\w./-]*\w\.(?:csv|tsv|json|jsonl|parquet|xlsx?|png|jpe?g|s
 _ERROR = re.compile(r"\b\w*(?:Error|Exception)\b|Traceback|\bfailed\b|\berror\b", re.IGNORECASE)
 _DECISION = re.compile(r"\b(?:decid\w*|approved?|reject\w*|conclu\w*|chose|chosen|will use|instead|next step|exit)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d")
+_CALL = re.compile(r"^\S+ called \w+\(")
 _LINE_CHARS = 240
 _NUMERIC_LINES_PER_EVENT = 8
 
@@ -111,11 +122,15 @@ _NUMERIC_LINES_PER_EVENT = 8
 class _Line:
     text: str
     priority: int
+    carried: bool   # from an earlier summary
     order: int
 
 
 def _flatten(value: object, prefix: str = "") -> list[str]:
-    """A tool response as lines: `key: value` for scalars, one line per line of text values."""
+    """A tool response as lines: `key: value` for scalars, one line per line of text values; empty values
+    (`"error": ""`) give no line."""
+    if value is None or value == "" or value == [] or value == {}:
+        return []
     if isinstance(value, dict):
         return [line for key, item in value.items() for line in _flatten(item, f"{prefix}{key}: ")]
     if isinstance(value, list):
@@ -139,6 +154,8 @@ def _event_lines(event: Event) -> list[str]:
 
 
 def _priority(line: str) -> int:
+    if _CALL.match(line):  # what was tried ranks below what came of it (its results carry the names again)
+        return 1 if _NUMBER.search(line) or _FILE.search(line) else 0
     if _ERROR.search(line) or _DECISION.search(line):
         return 3
     if _FILE.search(line):
@@ -152,9 +169,11 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
     """Deterministic summary: the lines of the compacted events that carry file names, numbers,
     errors or decisions, deduplicated, each cut to 240 chars, within `max_chars` in total.
 
-    When lines must be dropped, the earlier summary's lines go last, then errors and decisions,
-    then file names, then other numbers; numeric-only lines are capped per event so one big table
-    cannot crowd out the rest. Lines are kept in their original order.
+    When lines must be dropped, lines with only numbers go first, then file names, then errors and
+    decisions; within a kind, the earlier summary's lines go last, so its facts are carried forward
+    without freezing the summary (its numeric-only lines make room for a later file name).
+    Numeric-only lines are capped per event so one big table cannot crowd out the rest. Lines are
+    kept in their original order.
     """
 
     def __init__(self, max_chars: int = 4000) -> None:
@@ -172,7 +191,7 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                 line = " ".join(raw.split())
                 if not line or line == SUMMARY_HEADER or line in seen:
                     continue
-                priority = 4 if is_previous_summary else _priority(line)
+                priority = max(_priority(line), 1) if is_previous_summary else _priority(line)
                 if priority == 0:
                     continue
                 if priority == 1:
@@ -181,11 +200,11 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                         continue
                 seen.add(line)
                 text = line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 3] + "..."
-                candidates.append(_Line(text, priority, order))
+                candidates.append(_Line(text, priority, is_previous_summary, order))
                 order += 1
         budget = self.max_chars - len(SUMMARY_HEADER) - 1
         chosen: list[_Line] = []
-        for line in sorted(candidates, key=lambda c: (-c.priority, c.order)):
+        for line in sorted(candidates, key=lambda c: (-c.priority, not c.carried, c.order)):
             if len(line.text) + 1 <= budget:
                 chosen.append(line)
                 budget -= len(line.text) + 1

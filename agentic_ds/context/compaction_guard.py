@@ -4,10 +4,18 @@ ADK's token trigger (`EventsCompactionConfig.token_threshold`, checked by its co
 processor before each call) compares the budget with the prompt size the agent's previous call
 reported, falling back to a chars/4 estimate. A large tool result added since that call, or an
 agent's first call on a long shared history, therefore goes out over budget. This plugin measures
-the request actually about to be sent (`count_tokens`) and, when it is over the App's
-`token_threshold`, runs ADK's own token-threshold compaction path at once (same event selection,
-summarizer, `EventCompaction` event, and `session_service.append_event`, so it is persisted), then
-replaces the compacted history in this request with the summary.
+the request actually about to be sent (`count_tokens`) and, when it is over the config's
+`token_threshold`, compacts at once with ADK's own pieces (its event selection and call/response
+pairing, the config's summarizer, an `EventCompaction` event appended through
+`session_service.append_event`, so it is persisted), then replaces the compacted history in this
+request with the summary. In a run the guard gets the config itself and the App none, so ADK's own
+trigger stays off (see below).
+
+Unlike ADK's session-wide trigger, it compacts only the history this agent is sent: its branch, and for
+an agent with `include_contents="none"` its current turn. The summary event is authored by the agent and
+carries its branch, so (a) it is no turn start for that agent (ADK authors summaries `user`, which makes
+an `include_contents="none"` agent drop the events kept verbatim) and (b) one stage's summary never
+reaches another stage's branch.
 
 Counters (`calls`, `compactions`, `prompt_tokens`, `over_budget_calls`, `unspliced`) make it easy
 to measure. It never raises into the run: on any failure the request goes out unchanged.
@@ -20,6 +28,7 @@ import logging
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.apps.app import EventsCompactionConfig
+from google.adk.events import Event
 from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
@@ -69,8 +78,10 @@ def splice(request: list[types.Content], old: list[types.Content], new: list[typ
 class CompactionGuard(BasePlugin):
     """Measures every outgoing request and compacts first when it is over the App's token_threshold."""
 
-    def __init__(self, name: str = "compaction_guard") -> None:
+    def __init__(self, config: EventsCompactionConfig | None = None, name: str = "compaction_guard") -> None:
+        """`config`: budget, retention and summarizer; None reads the App's `events_compaction_config`."""
         super().__init__(name=name)
+        self.config = config
         self.calls = 0
         self.compactions = 0              # compactions this guard ran (ADK's own trigger is not counted)
         self.over_budget_calls = 0        # requests still over budget after compacting
@@ -84,7 +95,7 @@ class CompactionGuard(BasePlugin):
     async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
         try:
             ctx = callback_context.get_invocation_context()
-            config = ctx.events_compaction_config
+            config = self.config or ctx.events_compaction_config
             tokens = count_tokens(llm_request.model, llm_request)
             if config is not None and config.token_threshold is not None and tokens > config.token_threshold:
                 if await self._compact(ctx, config, llm_request):
@@ -98,28 +109,62 @@ class CompactionGuard(BasePlugin):
         return None
 
     async def _compact(self, ctx: InvocationContext, config: EventsCompactionConfig, llm_request: LlmRequest) -> bool:
-        from google.adk.apps.compaction import _run_compaction_for_token_threshold_config  # ADK 2.13
-
-        agent = ctx.agent
+        """Compact keeping `event_retention_size` events verbatim; if the request is still over budget (the kept
+        events alone are too big), summarize those too. True when the request now carries the summary."""
         old = await _history(ctx)
-        # threshold 1: we already know the request is over budget; ADK picks the events, summarizes, appends
-        forced = config.model_copy(update={"token_threshold": 1})
-        compacted = await _run_compaction_for_token_threshold_config(
-            config=forced,
-            session=ctx.session,
-            session_service=ctx.session_service,
-            agent=agent,
-            agent_name=agent.name,
-            current_branch=ctx.branch,
-            isolation_scope=ctx.isolation_scope,
-        )
-        if not compacted:
-            return False
-        self.compactions += 1
-        spliced = splice(llm_request.contents, old, await _history(ctx))
+        spliced = None
+        for retention in dict.fromkeys((config.event_retention_size, 0)):
+            if not await compact_visible_history(ctx, config.model_copy(update={"event_retention_size": retention})):
+                continue
+            self.compactions += 1
+            spliced = splice(llm_request.contents, old, await _history(ctx))
+            if spliced is None:
+                self.unspliced += 1
+                logger.info("compaction persisted; it applies from the next request of %s", ctx.agent.name)
+                return False
+            shrunk = llm_request.model_copy(update={"contents": spliced})
+            if count_tokens(llm_request.model, shrunk) <= config.token_threshold:
+                break
         if spliced is None:
-            self.unspliced += 1
-            logger.info("compaction persisted; it applies from the next request of %s", agent.name)
             return False
         llm_request.contents = spliced
         return True
+
+
+def visible_history(ctx: InvocationContext) -> list[Event]:
+    """The session events this agent's request is built from: its isolation scope and branch; for an agent
+    with `include_contents="none"`, only its current turn (its own events since another author last spoke)."""
+    from google.adk.flows.llm_flows.context._contents import _is_event_belongs_to_branch  # ADK 2.13
+
+    events = [
+        e for e in ctx.session.events
+        if e.isolation_scope == ctx.isolation_scope and _is_event_belongs_to_branch(ctx.branch, e)
+    ]
+    if getattr(ctx.agent, "include_contents", "default") != "none":
+        return events
+    start = len(events)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.author != ctx.agent.name and (event.content or (event.actions and event.actions.compaction)):
+            break  # another author spoke (or ADK compacted on its own): the turn starts after it
+        start = index
+    return events[start:]
+
+
+async def compact_visible_history(ctx: InvocationContext, config: EventsCompactionConfig) -> bool:
+    """Summarize the older part of `visible_history`, keeping `event_retention_size` events verbatim (and
+    every tool call with its response); persist the summary event. False when nothing was worth compacting."""
+    from google.adk.apps.compaction import _events_to_compact_for_token_threshold, _is_range_worth_compacting
+
+    if config.summarizer is None or config.event_retention_size is None:
+        return False
+    history = visible_history(ctx)
+    chosen = _events_to_compact_for_token_threshold(events=history, event_retention_size=config.event_retention_size)
+    if not chosen or not _is_range_worth_compacting(events=history, events_to_compact=chosen):
+        return False
+    event = await config.summarizer.maybe_summarize_events(events=chosen)
+    if event is None:
+        return False
+    event.author, event.branch, event.isolation_scope = ctx.agent.name, ctx.branch, ctx.isolation_scope
+    await ctx.session_service.append_event(session=ctx.session, event=event)
+    return True

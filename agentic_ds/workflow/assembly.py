@@ -53,8 +53,8 @@ def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms)
     return models
 
 
-def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -> tuple[list[Any], Any, Any]:
-    """Budget, loop and compaction guards, in the order they must run, plus the App's compaction config."""
+def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -> tuple[list[Any], Any]:
+    """Budget, loop and compaction guards, in the order they must run."""
     from agentic_ds.context import budgets
     from agentic_ds.context.compaction import build_compaction_config
     from agentic_ds.context.compaction_guard import CompactionGuard
@@ -76,8 +76,10 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -
     compaction = build_compaction_config(settings.context, compactor, window, on_usage=budget.record)
     plugins: list[Any] = [budget, loops]
     if compaction is not None:
-        plugins.append(CompactionGuard())
-    return plugins, budget, compaction
+        # The guard alone compacts (the App gets no config): ADK's own trigger summarizes the whole session
+        # and authors the summary `user`, which include_contents="none" agents take for their turn's start.
+        plugins.append(CompactionGuard(compaction))
+    return plugins, budget
 
 
 def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
@@ -114,9 +116,9 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         coder_factory=coder_factory,
     )
     root = build_orchestrated_tree(services) if request.mode == "orchestrated" else build_simple_tree(services)
-    guards, budget, compaction = _context_plugins(request, llms, overrides)
+    guards, budget = _context_plugins(request, llms, overrides)
     usage = UsagePlugin(budget)
-    app = App(name=ROOT_NAME, root_agent=root, plugins=[usage, *guards], events_compaction_config=compaction)
+    app = App(name=ROOT_NAME, root_agent=root, plugins=[usage, *guards])
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
     run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls + 50)

@@ -1,0 +1,90 @@
+"""Pick the skill template for an analysis step and bind it to real columns.
+
+A step names a goal (`statistic`, `compare`, `trend`, ...). The goal's preferred skill is looked up
+by name; when it is missing, the library's relevance ranking proposes skills instead. Among the
+candidate templates the first one whose params all bind (see `binding.py`) wins, preferring templates
+whose name and description share words with the goal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agentic_ds.offline.binding import Roles, bind_params
+from agentic_ds.skills import SkillLibrary, TemplateSpec
+
+# goal -> (preferred skill, preferred templates, words describing the template we want)
+GOALS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "audit": ("data-quality-audit", ("quality_audit",), "audit quality missing duplicates problems"),
+    "descriptive": ("descriptive-statistics", ("describe",), "describe summary descriptive statistics every column"),
+    "statistic": ("descriptive-statistics", ("statistic",), "single statistic value answer mean median percentile"),
+    "top_values": ("descriptive-statistics", ("top_values",), "most common frequent values frequency counts top"),
+    "correlation": ("correlation-and-association", ("pairwise_association",), "correlation between two columns pair"),
+    "relationships": ("correlation-and-association", ("correlation_matrix",), "correlation matrix numeric columns"),
+    "compare": ("group-comparisons", ("compare_groups",), "compare groups test difference means"),
+    "trend": ("time-series", ("trend_seasonality", "trend"), "trend over time change growth resample"),
+    "distributions": ("distributions-and-outliers", ("distribution_outliers",), "distribution histogram skew outliers"),
+    "regression": ("regression", ("ols_regression",), "regression baseline predict numeric target model"),
+    "classification": ("classification", ("classification_baseline", "logistic_regression"),
+                       "classification predict class binary target model"),
+}
+
+_METHOD_LINE = re.compile(r"^\s*Method:\s*([\w\-]+)/([\w\-]+)\s*$", re.M | re.I)
+_PARAMS_LINE = re.compile(r"^\s*Params:\s*(\{.*\})\s*$", re.M | re.I)
+
+
+@dataclass(frozen=True)
+class Method:
+    skill: str
+    template: str
+    params: dict[str, Any]
+
+    def lines(self) -> str:
+        """The machine-readable lines the planner embeds in a stage description."""
+        return f"Method: {self.skill}/{self.template}\nParams: {json.dumps(self.params, sort_keys=True)}"
+
+    def render(self, library: SkillLibrary) -> str:
+        return library.render(self.skill, self.template, **self.params)
+
+
+def read_method(description: str) -> Method | None:
+    """The `Method:` / `Params:` lines of a stage description, when the offline planner wrote them."""
+    method = _METHOD_LINE.search(description)
+    params = _PARAMS_LINE.search(description)
+    if not method or not params:
+        return None
+    try:
+        values = json.loads(params.group(1))
+    except ValueError:
+        return None
+    return Method(method.group(1), method.group(2), values) if isinstance(values, dict) else None
+
+
+def _overlap(spec: TemplateSpec, words: str) -> int:
+    have = set(re.findall(r"[a-z]+", f"{spec.name.replace('_', ' ')} {spec.description}".lower()))
+    return len(have & set(words.split()))
+
+
+def candidate_methods(library: SkillLibrary, goal: str, roles: Roles, *, context: str = "") -> list[Method]:
+    """Every bindable template for `goal`, best first (deterministic)."""
+    skill_name, preferred, words = GOALS.get(goal, ("", (), goal))
+    skills = [library.get(skill_name)] if skill_name in library.names() else []
+    for ranked in library.rank(f"{words} {context}", k=3):
+        if ranked not in skills:
+            skills.append(ranked)
+    methods: list[Method] = []
+    for skill in skills:
+        specs = sorted(skill.templates, key=lambda s: (s.name not in preferred, -_overlap(s, words), s.name))
+        for spec in specs:
+            params = bind_params(spec, roles)
+            if params is not None:
+                methods.append(Method(skill.name, spec.name, params))
+    return methods
+
+
+def choose_method(library: SkillLibrary, goal: str, roles: Roles, *, context: str = "") -> Method | None:
+    methods = candidate_methods(library, goal, roles, context=context)
+    return methods[0] if methods else None

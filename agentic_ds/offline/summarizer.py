@@ -1,0 +1,152 @@
+"""summary_agent: the report, written only from the result files of this run.
+
+It first reads every `outputs/*.json` the run produced (and the data profile, for the caveats on how
+the question's words were mapped to columns), then writes: the answer first, key findings, methods,
+stage results, caveats and the run status. Every number it prints is a sentence from a result file.
+"""
+
+from __future__ import annotations
+
+import re
+from agentic_ds.offline.columns import words
+from agentic_ds.offline.intent import parse_intent
+from agentic_ds.offline.profile import Profile
+from agentic_ds.offline.question import bind_question, data_for_task
+from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
+from agentic_ds.offline.request import ParsedRequest
+
+_MAX_FINDINGS_PER_FILE = 3
+_BACKGROUND = ("audit", "describe", "overview")
+
+
+def summary_turn(req: ParsedRequest) -> Reply:
+    files = result_paths(req.section("Files")) + result_paths(req.section("Stage results"))
+    paths = sorted(set(files))
+    documents = json_files_or_fetch(req, [*paths, PROFILE_FILE])
+    if isinstance(documents, Reply):
+        return documents
+    documents.pop(PROFILE_FILE, None)
+    results = {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
+    caveats = _interpretation_caveats(req.task, load_profile(req))
+    if "simple" in req.section("Mode").lower():
+        return Reply.say(_simple_report(req, results, caveats))
+    return Reply.say(_full_report(req, results, caveats))
+
+
+def _answer_path(task: str, results: dict[str, dict]) -> str | None:
+    if not results:
+        return None
+    with_value = [p for p, d in results.items() if "answer_value" in d]
+    if parse_intent(task).is_direct and with_value:
+        return with_value[-1]
+    analyses = [p for p in results if not is_background(results[p])]
+    return (analyses or list(results))[-1]
+
+
+def is_background(document: dict) -> bool:
+    template = str(document.get("template", "")).lower()
+    return any(word in template for word in _BACKGROUND)
+
+
+_TELLING = re.compile(r"\b(strong\w*|significant\w*|highest|lowest|trend|differ\w*|outlier\w*|skew\w*|r = |p [<=])", re.I)
+_INVENTORY = re.compile(r"^(Correlations among|Described|Audited|Loaded|\S+ has \d)", re.I)
+
+
+def headline(document: dict, task: str) -> str:
+    """The most telling sentence of a result: names a finding (strong, significant, highest...), not an inventory."""
+    task_words = set(words(task))
+    scored = []
+    for order, sentence in enumerate(_sentences(document)):
+        telling = {m.lower() for m in _TELLING.findall(sentence)}
+        score = 2 * len(task_words & set(words(sentence))) + 2 * len(telling)
+        score -= 5 * bool(_INVENTORY.search(sentence))
+        scored.append((-score, order, sentence))
+    return min(scored)[2] if scored else ""
+
+
+def _sentences(document: dict, limit: int | None = None) -> list[str]:
+    sentences = [str(s) for s in document.get("summary") or []]
+    return sentences[:limit] if limit else sentences
+
+
+def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
+    status_line = req.section("Run status") or "unknown"
+    status = status_line.split(" - ")[0].strip()
+    direct = parse_intent(req.task).is_direct
+    lines = ["## Answer"]
+    answer = _answer_path(req.task, results)
+    if answer is None:
+        lines.append("No result file was produced, so the question cannot be answered from this run.")
+    elif direct:
+        lines += _sentences(results[answer], 3) + [f"(from `{answer}`)"]
+    else:
+        analyses = [p for p in results if not is_background(results[p])] or list(results)
+        lines.append(f"The analysis produced {len(results)} result file(s). The main results:")
+        lines += [f"- {headline(results[p], req.task)} (`{p}`)" for p in analyses]
+    lines += ["", "## Key findings"]
+    for path, document in results.items():
+        lines += [f"- {s} (`{path}`)" for s in _sentences(document, _MAX_FINDINGS_PER_FILE)]
+    if not results:
+        lines.append("- none: no stage wrote a result.")
+    lines += ["", "## Methods"]
+    for path, document in results.items():
+        lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` -> `{path}`")
+    lines += ["", "## Stage results", _stage_lines(req.section("Stage results")) or "No stage finished."]
+    lines += ["", "## Caveats"]
+    notes = caveats + [str(n) for d in results.values() for n in d.get("notes") or []]
+    notes += [f"Criterion not met: {c}" for c in _unmet(req.section("Criteria"))]
+    if status != "completed":
+        notes.append(f"The run did not complete cleanly ({status_line}).")
+    lines += [f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]
+    lines += ["", f"**Run status:** `{status}` - {status_line.partition(' - ')[2] or status}"]
+    return "\n".join(lines) + "\n"
+
+
+def _simple_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
+    validated = req.section("Validated answer")
+    answer = re.search(r"^answer:\s*(.+)$", validated, re.M)
+    status_line = req.section("Run status") or "unknown"
+    status = status_line.split(" - ")[0].strip()
+    lines = ["## Answer", answer.group(1).strip() if answer else "No validated answer was produced."]
+    lines += ["", "## How it was computed"]
+    for path, document in results.items():
+        lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`: {_sentences(document, 1)[0]}")
+    if not results:
+        lines.append("- No result file was written.")
+    lines += ["", "## Caveats"]
+    notes = caveats + re.findall(r"^caveat:\s*(.+)$", validated, re.M)
+    notes += [str(n) for d in results.values() for n in d.get("notes") or []]
+    lines += [f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]
+    lines += ["", f"**Run status:** `{status}` - {status_line.partition(' - ')[2] or status}"]
+    return "\n".join(lines) + "\n"
+
+
+def _stage_lines(block: str) -> str:
+    """One line per finished stage: its heading (title and status) and its first result sentence."""
+    out = []
+    for chunk in re.split(r"^### ", block, flags=re.M):
+        if not chunk.strip():
+            continue
+        head, _, body = chunk.partition("\n")
+        first = next((l[2:] for l in body.splitlines() if l.startswith("- ")), "")
+        if not first and "FAILED" in body:
+            first = "no attempt produced a result"
+        out.append(f"- {head.strip()}" + (f": {first}" if first else ""))
+    return "\n".join(out)
+
+
+def _unmet(block: str) -> list[str]:
+    found = re.findall(r"^\s*-\s*\[[^\]]+\]\s*(.*?)\s*\(met:\s*no\)", block, re.M | re.I)
+    return [f for f in found if f]
+
+
+def _interpretation_caveats(task: str, profile: Profile) -> list[str]:
+    intent = parse_intent(task)
+    data = data_for_task(profile, task)
+    if not intent.is_direct or data is None:
+        return list(profile.problems)
+    question = bind_question(intent, data)
+    notes = list(question.caveats) + list(profile.problems)
+    if question.problem:
+        notes.append(f"The question could not be answered as asked: {question.problem}.")
+    return notes

@@ -1,0 +1,88 @@
+"""answer_validator (simple mode): re-read the result files and restate the answer they support.
+
+The answer is valid only when the execution succeeded and a result file of this run carries the
+answer's sentences; the answer text is copied from that file, never composed from the coder's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentic_ds.offline.intent import parse_intent
+from agentic_ds.offline.question import bind_question, data_for_task
+from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
+from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.summarizer import headline, is_background
+
+
+def validator_turn(req: ParsedRequest) -> Reply:
+    summary = req.section("Coder summary")
+    paths = result_paths(summary) or result_paths(req.section("Files"))
+    documents = json_files_or_fetch(req, [*paths, PROFILE_FILE])
+    if isinstance(documents, Reply):
+        return documents
+    documents.pop(PROFILE_FILE, None)
+    profile = load_profile(req)
+    results = {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
+    intent = parse_intent(req.task)
+    caveats: list[str] = []
+    data = data_for_task(profile, req.task)
+    if intent.is_direct and data is not None:
+        question = bind_question(intent, data)
+        caveats += question.caveats
+        if question.problem:
+            caveats.append(f"The question could not be answered as asked: {question.problem}.")
+    execution_ok = bool(re.search(r"status:\s*ok\b", req.section("Execution"), re.I))
+    if not results or not execution_ok:
+        reason = "the execution failed" if not execution_ok else "no result file with a summary was written"
+        return Reply.json(_answer(False, f"No validated answer: {reason}.", "low", caveats,
+                                  [f"Checked the execution and {', '.join(paths) or 'no result files'}: {reason}."], "text"))
+    path, document = _answer_document(results, intent.is_direct)
+    sentences = [str(s) for s in document.get("summary") or []]
+    answer = " ".join(sentences[:2])
+    if not intent.is_direct:
+        analyses = [p for p in sorted(results) if not is_background(results[p])] or sorted(results)
+        answer = " ".join(headline(results[p], req.task) for p in analyses[:3])
+    fallback = document.get("skill") == "fallback"
+    notes = [str(n) for n in document.get("notes") or []]
+    if fallback:
+        caveats.append("The skill templates failed; this answer comes from a plain fallback summary.")
+    caveats += notes
+    confidence = "low" if fallback else "medium" if caveats else "high"
+    trace = [
+        f"Read the task as a {intent.kind} question." if intent.is_direct else "Read the task as an open analysis.",
+        f"Ran {document.get('skill', '?')}/{document.get('template', '?')} on the data.",
+        f"Re-read {path}: {sentences[0] if sentences else 'no summary'}",
+    ]
+    valid = not (intent.is_direct and "answer_value" in document and document.get("answer_value") is None)
+    return Reply.json(_answer(valid, answer, confidence, caveats, trace, _output_type(document)))
+
+
+def _answer_document(results: dict[str, dict], direct: bool) -> tuple[str, dict]:
+    ordered = sorted(results)
+    with_value = [p for p in ordered if "answer_value" in results[p]]
+    path = with_value[-1] if direct and with_value else ordered[-1]
+    return path, results[path]
+
+
+def _output_type(document: dict[str, Any]) -> str:
+    value = document.get("answer_value")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not document.get("by_group"):
+        return "number"
+    if document.get("by_group") or document.get("tables"):
+        return "table"
+    if document.get("figures"):
+        return "figure"
+    return "text"
+
+
+def _answer(valid: bool, answer: str, confidence: str, caveats: list[str], trace: list[str], output_type: str) -> dict:
+    return {
+        "valid": valid,
+        "answer": answer,
+        "confidence": confidence,
+        "caveats": list(dict.fromkeys(caveats)),
+        "reasoning_trace": trace,
+        "output_type": output_type,
+    }

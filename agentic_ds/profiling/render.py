@@ -1,0 +1,120 @@
+"""A compact text rendering of a `DataProfile` for planner and coder prompts, within a character budget.
+
+One line per column. When the full rendering does not fit, detail is shed in steps: sample rows; then
+top values beyond 3 and long notes; then ranges, top values and notes; then column lines become one
+`name:kind` list per file. The last resort cuts the text and says so. Problems always come first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
+
+SHORT_NOTE_CHARS = 70
+TRUNCATION_MARK = "\n… (profile cut to fit; the full profile is in data_profile.json)"
+
+
+def render_profile(profile: DataProfile, max_chars: int = 4000) -> str:
+    """The profile as text of at most `max_chars` characters, with as much detail as fits."""
+    for level in (_full, _without_rows, _medium, _compact, _names_only):
+        text = _render(profile, level)
+        if len(text) <= max_chars:
+            return text
+    keep = max(0, max_chars - len(TRUNCATION_MARK))
+    return (text[:keep] + TRUNCATION_MARK)[:max_chars]
+
+
+def _render(profile: DataProfile, file_renderer: Callable[[FileProfile], list[str]]) -> str:
+    lines: list[str] = []
+    if profile.problems:
+        lines.append("PROBLEMS:")
+        lines += [f"! {problem}" for problem in profile.problems]
+    usable = [file for file in profile.files if not file.error]
+    if not usable:
+        lines.append("No usable input files.")
+    for file in usable:
+        lines += file_renderer(file)
+    return "\n".join(lines)
+
+
+def _header(file: FileProfile) -> str:
+    rows = f"{file.rows:,}" if file.rows is not None else "?"
+    duplicates = f", {file.duplicate_rows} duplicate rows" if file.duplicate_rows else ""
+    return f"{file.path} ({file.format}, {_size(file.size_bytes)}, {rows} rows x {len(file.columns)} columns{duplicates})"
+
+
+def _full(file: FileProfile) -> list[str]:
+    lines = [_header(file)]
+    if file.notes:
+        lines.append("  read: " + "; ".join(file.notes))
+    lines += [_column_line(column, top=5, ranges=True, notes=True) for column in file.columns]
+    lines += [f"  row: {_row(row)}" for row in file.sample[:2]]
+    return lines
+
+
+def _without_rows(file: FileProfile) -> list[str]:
+    return [_header(file)] + [_column_line(column, top=5, ranges=True, notes=True) for column in file.columns]
+
+
+def _medium(file: FileProfile) -> list[str]:
+    return [_header(file)] + [
+        _column_line(column, top=3, ranges=True, notes=True, note_chars=SHORT_NOTE_CHARS) for column in file.columns
+    ]
+
+
+def _compact(file: FileProfile) -> list[str]:
+    return [_header(file)] + [_column_line(column, top=0, ranges=False, notes=False) for column in file.columns]
+
+
+def _names_only(file: FileProfile) -> list[str]:
+    return [_header(file), "  " + ", ".join(f"{column.name}:{column.kind}" for column in file.columns)]
+
+
+def _column_line(column: ColumnProfile, *, top: int, ranges: bool, notes: bool, note_chars: int | None = None) -> str:
+    parts = [f"  - {column.name} {column.dtype} {column.kind}"]
+    if column.nulls:
+        parts.append(f"nulls {column.nulls:,} ({column.null_pct:g}%)")
+    if column.distinct is not None:
+        parts.append(f"distinct {'~' if column.distinct_approx else ''}{column.distinct:,}")
+    if ranges and column.kind in ("numeric", "datetime") and column.min is not None:
+        parts.append(f"{_value(column.min)}..{_value(column.max)}")
+    if ranges and column.mean is not None:
+        parts.append(f"mean {_number(column.mean)}")
+    if top and column.top_values:
+        parts.append("top " + ", ".join(f"{_value(value)} ({count:,})" for value, count in column.top_values[:top]))
+    if notes and column.notes:
+        note = "; ".join(column.notes)
+        if note_chars is not None and len(note) > note_chars:
+            note = note[: note_chars - 1] + "…"
+        parts.append("note: " + note)
+    return " | ".join(parts)
+
+
+def _row(row: dict[str, object]) -> str:
+    return ", ".join(f"{key}={_value(value)}" for key, value in row.items())
+
+
+def _value(value: object) -> str:
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, str):
+        return repr(value) if value != value.strip() or not value else value
+    return str(value)
+
+
+def _number(value: float) -> str:
+    if abs(value) < 1000:
+        return f"{value:.4g}"
+    return f"{value:.6g}" if abs(value) < 1e6 else f"{value:,.0f}"
+
+
+def _size(size_bytes: int) -> str:
+    if size_bytes < 1024:
+        return f"{size_bytes} B"
+    size = size_bytes / 1024
+    for unit in ("KB", "MB"):
+        if size < 1024:
+            return f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"
