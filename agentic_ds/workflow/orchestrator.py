@@ -89,6 +89,7 @@ class StageOrchestrator(BaseAgent):
                 S.IMPL_DECISION: None,
             },
         )
+        _forget_earlier_events(ctx)
         stage_ctx = ctx.model_copy(update={"branch": f"{ctx.branch or self.name}.{stage['id']}"})
         try:
             async for event in impl_loop.run_async(stage_ctx):
@@ -128,6 +129,18 @@ class StageOrchestrator(BaseAgent):
             return
         text = "plan adapted" + (f" ({'; '.join(notes)})" if notes else "")
         yield status_event(ctx, self.name, text, **{S.STAGES: stages, S.ADDED_STAGES: added})
+
+
+def _forget_earlier_events(ctx: InvocationContext) -> None:
+    """Drop earlier events from the in-memory session at a stage's start; `session.db` keeps every one.
+
+    Every agent's prompt is rendered from state and includes only its own current turn as history
+    (`include_contents="none"`), so earlier events are never sent to a model - yet ADK scans the whole in-memory
+    list on every model call (turn detection, branch filtering), which makes a long run quadratic. Keeping only
+    the user's messages bounds each call's cost by the current stage's events.
+    """
+    events = ctx.session.events
+    events[:] = [event for event in events if event.author == "user"]
 
 
 def _stopped(state: Any) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from agentic_ds.config.settings import Settings
@@ -40,7 +41,12 @@ class RunServices:
         return self.models[agent_name]
 
     def relevant_skills(self, text: str, k: int = 3) -> str:
+        """The top skills for a stage or task, one line each (cached: instructions render on every call)."""
         if self.skills is None or not text.strip():
             return ""
-        ranked = self.skills.rank(text, k=k)
-        return "\n".join(f"- {s.name}: {s.description}" for s in ranked)
+        return _ranked_skills(self.skills, text, k)
+
+
+@lru_cache(maxsize=256)
+def _ranked_skills(skills: Any, text: str, k: int) -> str:
+    return "\n".join(f"- {s.name}: {s.description}" for s in skills.rank(text, k=k))
