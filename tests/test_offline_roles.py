@@ -91,7 +91,8 @@ async def test_coder_runs_the_planned_template_and_quotes_its_numbers(model, run
     stage = parsed.stages[1].model_dump()
     tools = Tools(root)
     summary, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, stage), tools)
-    assert [name for name, _ in tools.calls] == ["read_file", "run_python", "read_file"]
+    # profile, a look for a result this turn already wrote (none), the run, its result
+    assert [name for name, _ in tools.calls] == ["read_file", "read_file", "run_python", "read_file"]
     result = json.loads((root / "outputs" / "02-answer.json").read_text())
     expected = frame.groupby("region")["revenue"].median()
     assert result["by_group"] == pytest.approx(expected.to_dict())
@@ -99,6 +100,17 @@ async def test_coder_runs_the_planned_template_and_quotes_its_numbers(model, run
     for sentence in result["summary"]:
         assert f"- {sentence}" in summary
     assert "`outputs/02-answer.json`" in summary and "figures/02-answer-by-group.png" in summary
+
+
+async def test_coder_resumes_from_disk_after_compaction_hid_its_runs(model, run):
+    root, _, profile_text = run
+    parsed, summary = await answered(model, run)
+    tools = Tools(root)
+    compacted = [user("Go."), user("Conversation Language: English\nTools used: run_python, read_file\n- ran the stage")]
+    again, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), tools,
+                           contents=compacted)
+    assert "run_python" not in [name for name, _ in tools.calls]
+    assert again.splitlines()[2:-1] == summary.splitlines()[2:-1]     # the same result sentences, read from disk
 
 
 async def test_coder_accepts_a_result_file_the_file_tool_cut_short(model, tmp_path):
