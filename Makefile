@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-TASK ?= Which factors relate most to the outcome, and how strongly?
+TASK ?= What drives revenue in the retail sales data, and how strongly?
 DATA ?= examples/data
 MODE ?= orchestrated
 MODEL ?= offline

@@ -67,6 +67,9 @@ _GOAL_WORDS: dict[str, str] = {
     "distributions": r"distribut|outlier|skew|spread|anomal|histogram",
     "predictive": r"predict|forecast|model|classif|regress|estimate future|machine learning",
 }
+# "What drives revenue?": a careful analyst looks at every kind of driver - numeric relationships, differences
+# between groups, and a model that weighs them together.
+_DRIVERS = re.compile(r"\bdriv\w*|\bfactors?\b|affect|influenc|impact|explain|determin|\brelate")
 _EXPLORE = re.compile(r"\b(explore|exploratory|eda|analy[sz]e|insights?|overview|understand|investigate|look at|report on)\b")
 
 # Words that make a task open even when it mentions a statistic ("explore what drives total sales").
@@ -119,6 +122,8 @@ def open_goals(low: str) -> tuple[str, ...]:
     asked = [goal for goal, pattern in _GOAL_WORDS.items() if re.search(pattern, low)]
     if not asked or _EXPLORE.search(low) and len(asked) <= 1 and not re.search(_GOAL_WORDS["predictive"], low):
         asked = sorted(set(asked) | {"relationships", "group_comparisons", "trends", "distributions"}, key=GOALS.index)
+    if _DRIVERS.search(low):
+        asked = sorted(set(asked) | {"relationships", "group_comparisons", "predictive"}, key=GOALS.index)
     return ("audit", "descriptive", *[g for g in GOALS if g in asked])
 
 

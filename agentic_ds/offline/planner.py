@@ -142,7 +142,8 @@ class _Builder:
         data = self.data
         numeric = [c for c in data.of_kind("numeric") if not _ID_NAME.search(c.name)]
         target = _pick_target(intent.task, numeric)
-        group = _pick_group(intent.task, data)
+        groups = _pick_groups(intent.task, data, 2 if "predictive" in intent.goals else 1)
+        group = groups[0] if groups else None
         time = _pick_time(intent.task, data)
         described = [c.name for c in data.columns if c.kind != "id" and not _ID_NAME.search(c.name)][:20]
         self.add("descriptive", "Descriptive statistics", f"Describe the columns of `{data.path}`: centre, spread, levels.",
@@ -152,11 +153,11 @@ class _Builder:
             self.add("trend", f"Trend of {target.name}", f"Follow `{target.name}` over `{time.name}`; measure the trend.",
                      f"{{path}} states the trend of {target.name} over {time.name}.", target=target.name, time=time.name,
                      statistic=_aggregate(target.name))
-        if "group_comparisons" in goals and group and target:
-            self.add("compare", f"{target.name} by {group.name}",
-                     f"Compare `{target.name}` between the groups of `{group.name}` with a suitable test.",
-                     f"{{path}} states the test of {target.name} across {group.name} groups with its p-value.",
-                     target=target.name, group=group.name)
+        for compared in groups if "group_comparisons" in goals and target else []:
+            self.add("compare", f"{target.name} by {compared.name}",
+                     f"Compare `{target.name}` between the groups of `{compared.name}` with a suitable test.",
+                     f"{{path}} states the test of {target.name} across {compared.name} groups with its p-value.",
+                     target=target.name, group=compared.name)
         if "relationships" in goals and len(numeric) >= 2:
             columns = [c.name for c in numeric][:12]
             self.add("relationships", "Relationships between numeric columns",
@@ -194,12 +195,16 @@ def _pick_target(task: str, numeric: list[Column]) -> Column | None:
     return numeric[0] if numeric else None
 
 
-def _pick_group(task: str, data: DataFile) -> Column | None:
+def _pick_groups(task: str, data: DataFile, n: int) -> list[Column]:
+    """Up to `n` grouping columns: those the task names first, then the ones with the fewest levels."""
     groupable = [c for c in data.columns if c.is_groupable]
     named = mentioned_columns(task, groupable)
-    if named:
-        return named[0]
-    return sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))[0] if groupable else None
+    by_levels = sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))
+    picked: list[Column] = []
+    for column in [*named, *by_levels]:
+        if column not in picked:
+            picked.append(column)
+    return picked[:n]
 
 
 def _pick_time(task: str, data: DataFile) -> Column | None:
