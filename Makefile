@@ -21,7 +21,7 @@ MODEL ?= offline
 help:
 	@echo "make run     run the main job on $(DATA) with the offline model (no API key needed)"
 	@echo "make test    run the whole test suite"
-	@echo "make bench   measure startup time (bench/startup.py)"
+	@echo "make bench   run the benchmarks (figures go to BENCHMARKS.md)"
 	@echo "variables:   TASK='...' DATA=path MODE=orchestrated|simple MODEL=offline PYTHON=python3.12"
 
 $(BIN)/python:
@@ -44,7 +44,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python bench/startup.py
+	for b in startup sandbox persistence loops context overhead; do $(BIN)/python bench/$$b.py || exit 1; done
 
 clean-venv:
 	rm -rf $(VENV)

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from agentic_ds import __version__
 from agentic_ds.cli.main import main
 
-OWN_COMMANDS = [[], ["run"], ["config"], ["config", "show"]]
+COMMANDS = [[], ["run"], ["config"], ["config", "show"], ["list"], ["show"], ["open"]]
 HEAVY_MODULES = ["google.adk", "google.genai", "litellm", "claude_agent_sdk", "pandas", "duckdb", "numpy"]
 
 
-@pytest.mark.parametrize("command", OWN_COMMANDS, ids=lambda c: " ".join(c) or "agentic-ds")
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "agentic-ds")
 def test_help_has_examples(command):
     result = CliRunner().invoke(main, [*command, "--help"])
     assert result.exit_code == 0

@@ -52,7 +52,13 @@ def _root(workdir: Path | None) -> Path:
 @workdir_option
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as a JSON array.")
 def list_command(workdir: Path | None, as_json: bool) -> None:
-    """List runs, newest first: status, task, mode, date, duration, cost."""
+    """List runs, newest first: status, task, mode, date, duration, cost.
+
+    \b
+    Examples:
+      agentic-ds list
+      agentic-ds list --workdir ~/analyses --json
+    """
     root = _root(workdir)
     runs = list_runs(root)
     if as_json:
@@ -88,6 +94,11 @@ def show_command(run: str, workdir: Path | None) -> None:
     """Summarize a run: status, stages, criteria, artifacts, and where its report is.
 
     RUN is a run directory, a run id, or a unique prefix of one.
+
+    \b
+    Examples:
+      agentic-ds show 20261122-0215
+      agentic-ds show workdirs/20261122-021538-what-drives-revenue
     """
     view = load_run_view(find_run(run, _root(workdir)))
     click.echo(_show_text(view))
@@ -142,6 +153,11 @@ def open_command(run: str, workdir: Path | None) -> None:
     """Open a run's report.html in the browser (prints its path when there is no display).
 
     RUN is a run directory, a run id, or a unique prefix of one.
+
+    \b
+    Examples:
+      agentic-ds open 20261122-0215
+      agentic-ds open --workdir ~/analyses 20261122
     """
     run_dir = find_run(run, _root(workdir))
     report = run_dir / "report.html"
