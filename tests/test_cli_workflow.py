@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 
-import pytest
 from click.testing import CliRunner
 
 import agentic_ds.workflow.runner as runner_module
@@ -76,7 +75,7 @@ def test_sandbox_require_without_bubblewrap_is_a_usage_error_before_anything_is_
 
 def test_security_api_key_in_the_cli_environment_never_reaches_the_run(tmp_path, monkeypatch):
     """The key is in the CLI's environment; executed code prints its whole environment; nothing leaks."""
-    from agentic_ds.testing.scripted import call, text
+    from agentic_ds.testing.scripted import call
 
     secret = "sk-ant-SECRET-should-never-leak-1234567890"
     monkeypatch.setenv("ANTHROPIC_API_KEY", secret)

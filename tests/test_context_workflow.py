@@ -9,7 +9,7 @@ from agentic_ds.context.compaction import SUMMARY_HEADER
 from agentic_ds.context.tokens import count_tokens
 from agentic_ds.testing.harness import run_scripted
 from agentic_ds.testing.scripted import call, text
-from tests.workflow_scripts import MEANS_CODE, approve, criteria, decide, happy_scripts, no_change, write_sales
+from tests.workflow_scripts import MEANS_CODE, happy_scripts, write_sales
 
 TASK = "Which region has the highest mean price?"
 STAGE1_CODE = (

@@ -8,7 +8,6 @@ import pytest
 
 from agentic_ds.config.settings import Settings
 from agentic_ds.testing.harness import run_scripted
-from agentic_ds.testing.scripted import text
 from tests.workflow_scripts import happy_scripts, write_sales
 
 TASK = "Which region has the highest mean price?"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from agentic_ds.testing.harness import run_scripted

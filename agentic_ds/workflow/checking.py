@@ -9,7 +9,7 @@ from agentic_ds import state as S
 from agentic_ds.state import CriteriaUpdate, Reflection
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.artifacts import list_produced
-from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.agents import structured_agent
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import StructuredAgent
 
@@ -36,16 +36,9 @@ def build_criteria_checker(services: RunServices) -> StructuredAgent:
             "files": list_produced(services.workspace),
         }
 
-    return StructuredAgent(
-        name="criteria_checker",
-        model=services.model("criteria_checker"),
-        instruction=instruction("criteria_checker", context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_schema=CriteriaUpdate,
-        output_key=S.CRITERIA_UPDATE,
-        retries=services.settings.loops.structured_retries,
-        give_up=_warn("criteria_checker"),
+    return structured_agent(
+        services, "criteria_checker", "criteria_checker", context, tools=list(services.read_only_tools),
+        schema=CriteriaUpdate, output_key=S.CRITERIA_UPDATE, give_up=_warn("criteria_checker"),
     )
 
 
@@ -69,14 +62,7 @@ def build_stage_reflector(services: RunServices) -> StructuredAgent:
             "stages_left": left,
         }
 
-    return StructuredAgent(
-        name="stage_reflector",
-        model=services.model("stage_reflector"),
-        instruction=instruction("stage_reflector", context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_schema=Reflection,
-        output_key=S.REFLECTION,
-        retries=loops.structured_retries,
-        give_up=_warn("stage_reflector"),
+    return structured_agent(
+        services, "stage_reflector", "stage_reflector", context, tools=list(services.read_only_tools),
+        schema=Reflection, output_key=S.REFLECTION, give_up=_warn("stage_reflector"),
     )

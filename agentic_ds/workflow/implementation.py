@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from google.adk.agents import BaseAgent, LlmAgent
+from google.adk.agents import BaseAgent
 
 from agentic_ds import state as S
 from agentic_ds.state import Decision
 from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.agents import llm_agent, structured_agent
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent
-from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.structured import StructuredAgent
 
 OUTPUT_TAIL_CHARS = 1500
 
@@ -64,16 +64,10 @@ def build_coder(services: RunServices) -> BaseAgent:
     build = coder_context(services)
     if services.coder_factory is not None:
         return services.coder_factory(name="coding_agent", context_builder=build)
-    return LlmAgent(
-        name="coding_agent",
-        model=services.model("coding_agent"),
-        instruction=instruction("coding_agent", build),
-        tools=list(services.coder_tools),
-        # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code);
-        # its history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
-        include_contents="none",
-        output_key=S.IMPL_SUMMARY,
-    )
+    # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code); its
+    # history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
+    return llm_agent(services, "coding_agent", "coding_agent", build, tools=list(services.coder_tools),
+                     output_key=S.IMPL_SUMMARY)
 
 
 def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:
@@ -94,23 +88,13 @@ def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage['title']}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    reviewer = LlmAgent(
-        name="code_reviewer",
-        model=services.model("code_reviewer"),
-        instruction=instruction("code_reviewer", reviewer_context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_key=S.CODE_REVIEW,
+    reviewer = llm_agent(
+        services, "code_reviewer", "code_reviewer", reviewer_context,
+        tools=list(services.read_only_tools), output_key=S.CODE_REVIEW,
     )
-    confirmation = StructuredAgent(
-        name="impl_confirmation",
-        model=services.model("impl_confirmation"),
-        instruction=instruction("confirmation", confirmation_context),
-        include_contents="none",
-        output_schema=Decision,
-        output_key=S.IMPL_DECISION,
-        retries=settings.loops.structured_retries,
-        give_up=lambda ctx, problem: {S.IMPL_DECISION: {"exit": False, "reason": f"no valid decision: {problem}"}},
+    confirmation = structured_agent(
+        services, "impl_confirmation", "confirmation", confirmation_context,
+        schema=Decision, output_key=S.IMPL_DECISION, give_up=reject_when_undecided(S.IMPL_DECISION),
     )
     return NonEscalatingLoopAgent(
         name="implementation_loop",

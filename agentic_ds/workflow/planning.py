@@ -5,20 +5,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from google.adk.agents import InvocationContext, LlmAgent
+from google.adk.agents import InvocationContext
 
 from agentic_ds import state as S
 from agentic_ds.state import Decision, ParsedPlan
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.artifacts import write_json, write_text
+from agentic_ds.workflow.agents import llm_agent, structured_agent
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent
-from agentic_ds.workflow.prompting import instruction
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import StructuredAgent, error_key
 
 
 def _problems(state: Mapping[str, Any]) -> str:
     return "\n".join(f"- {p}" for p in state.get(S.INPUT_PROBLEMS) or [])
+
+
+def reject_when_undecided(decision_key: str):
+    """A confirmation agent that never gave a valid answer counts as a rejection (the loop goes round again)."""
+
+    def give_up(ctx: InvocationContext, problem: str) -> dict[str, Any]:
+        return {decision_key: {"exit": False, "reason": f"no valid decision: {problem}"}}
+
+    return give_up
 
 
 def build_planning_loop(services: RunServices) -> NonEscalatingLoopAgent:
@@ -50,32 +59,17 @@ def build_planning_loop(services: RunServices) -> NonEscalatingLoopAgent:
         if text:
             write_text(services.workspace.file("plan.md"), text.strip() + "\n")
 
-    maker = LlmAgent(
-        name="plan_maker",
-        model=services.model("plan_maker"),
-        instruction=instruction("plan_maker", maker_context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_key=S.PLAN_TEXT,
-        after_agent_callback=save_plan_md,
+    maker = llm_agent(
+        services, "plan_maker", "plan_maker", maker_context,
+        tools=list(services.read_only_tools), output_key=S.PLAN_TEXT, after_agent_callback=save_plan_md,
     )
-    reviewer = LlmAgent(
-        name="plan_reviewer",
-        model=services.model("plan_reviewer"),
-        instruction=instruction("plan_reviewer", reviewer_context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_key=S.PLAN_REVIEW,
+    reviewer = llm_agent(
+        services, "plan_reviewer", "plan_reviewer", reviewer_context,
+        tools=list(services.read_only_tools), output_key=S.PLAN_REVIEW,
     )
-    confirmation = StructuredAgent(
-        name="plan_confirmation",
-        model=services.model("plan_confirmation"),
-        instruction=instruction("confirmation", confirmation_context),
-        include_contents="none",
-        output_schema=Decision,
-        output_key=S.PLAN_DECISION,
-        retries=settings.loops.structured_retries,
-        give_up=lambda ctx, problem: {S.PLAN_DECISION: {"exit": False, "reason": f"no valid decision: {problem}"}},
+    confirmation = structured_agent(
+        services, "plan_confirmation", "confirmation", confirmation_context,
+        schema=Decision, output_key=S.PLAN_DECISION, give_up=reject_when_undecided(S.PLAN_DECISION),
     )
     return NonEscalatingLoopAgent(
         name="planning_loop",
@@ -110,19 +104,14 @@ def build_plan_parser(services: RunServices) -> StructuredAgent:
         )
 
     def give_up(ctx: InvocationContext, problem: str) -> dict[str, Any]:
+        if ctx.session.state.get(S.RUN_STATUS):  # a budget already ended the run: keep its honest reason
+            return {}
         return {
             S.RUN_STATUS: "failed",
             S.STATUS_REASON: f"the plan could not be turned into stages (plan_parser: {problem})",
         }
 
-    return StructuredAgent(
-        name="plan_parser",
-        model=services.model("plan_parser"),
-        instruction=instruction("plan_parser", parser_context),
-        include_contents="none",
-        output_schema=ParsedPlan,
-        output_key=S.PARSED_PLAN,
-        retries=settings.loops.structured_retries,
-        give_up=give_up,
-        after_agent_callback=store_plan,
+    return structured_agent(
+        services, "plan_parser", "plan_parser", parser_context,
+        schema=ParsedPlan, output_key=S.PARSED_PLAN, give_up=give_up, after_agent_callback=store_plan,
     )

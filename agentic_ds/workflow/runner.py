@@ -21,8 +21,6 @@ from agentic_ds.config.settings import Settings
 from agentic_ds.runs.events_log import EventsLog
 from agentic_ds.runs.record import RunRecord, now_iso
 from agentic_ds.runs.session_store import RunSessionService
-from agentic_ds.runs.usage import UsagePlugin
-from agentic_ds.workflow.services import AGENT_ROLES, RunServices
 from agentic_ds.workspace import Workspace
 
 APP_NAME = "agentic_ds"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
-from google.adk.agents import BaseAgent, InvocationContext, LlmAgent
+from google.adk.agents import BaseAgent, InvocationContext
 from google.adk.events import Event
 from typing_extensions import override
 
@@ -18,9 +18,8 @@ from agentic_ds.state import FinalAnswer
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.implementation import render_execution
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent, status_event
-from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.agents import llm_agent, structured_agent
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.structured import StructuredAgent
 
 
 def _earlier(state: Mapping[str, Any]) -> str:
@@ -84,22 +83,11 @@ def build_simple_agents(services: RunServices) -> list[BaseAgent]:
     if services.coder_factory is not None:
         coder = services.coder_factory(name="coding_agent", context_builder=coder_context, template="simple_coder")
     else:
-        coder = LlmAgent(
-            name="coding_agent",
-            model=services.model("coding_agent"),
-            instruction=instruction("simple_coder", coder_context),
-            tools=list(services.coder_tools),
-            output_key=S.IMPL_SUMMARY,
-        )
-    validator = StructuredAgent(
-        name="answer_validator",
-        model=services.model("answer_validator"),
-        instruction=instruction("answer_validator", validator_context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_schema=FinalAnswer,
-        output_key=S.FINAL_ANSWER,
-        retries=services.settings.loops.structured_retries,
+        coder = llm_agent(services, "coding_agent", "simple_coder", coder_context,
+                          tools=list(services.coder_tools), output_key=S.IMPL_SUMMARY)
+    validator = structured_agent(
+        services, "answer_validator", "answer_validator", validator_context,
+        tools=list(services.read_only_tools), schema=FinalAnswer, output_key=S.FINAL_ANSWER,
     )
     loop = NonEscalatingLoopAgent(
         name="simple_loop",

@@ -10,7 +10,7 @@ from google.adk.agents import LlmAgent
 from agentic_ds import state as S
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.artifacts import list_produced, write_text
-from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.services import RunServices
 
 STATUS_LINE = "**Run status:** `{status}`"
@@ -59,14 +59,9 @@ def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAg
     def save(callback_context: Any) -> None:
         write_report_md(services, callback_context.state)
 
-    return LlmAgent(
-        name="summary_agent",
-        model=services.model("summary_agent"),
-        instruction=instruction("simple_summary" if simple else "summary_agent", context),
-        tools=list(services.read_only_tools),
-        include_contents="none",
-        output_key=S.REPORT_TEXT,
-        after_agent_callback=save,
+    return llm_agent(
+        services, "summary_agent", "simple_summary" if simple else "summary_agent", context,
+        tools=list(services.read_only_tools), output_key=S.REPORT_TEXT, after_agent_callback=save,
     )
 
 
