@@ -88,3 +88,49 @@ def test_paraphrase_is_reported_as_a_caveat():
 def test_unknown_column_makes_the_question_unanswerable():
     q = bind_question(parse_intent("What is the average temperature?"), DATA)
     assert not q.answerable and "temperature" in q.problem
+
+
+STAFF = DataFile("inputs/staff.csv", 800, (
+    Column("employee_id", "id", distinct=800),
+    Column("department", "categorical", distinct=4, top_values=("Engineering", "Sales", "Support", "Marketing")),
+    Column("annual_salary", "numeric"),
+    Column("years_experience", "numeric"),
+    Column("remote", "boolean", distinct=2, top_values=("yes", "no")),
+    Column("performance_score", "numeric", distinct=5),
+))
+
+
+@pytest.mark.parametrize(
+    ("task", "statistic", "target"),
+    [("How many departments are there?", "nunique", "department"), ("What is the number of departments?", "nunique", "department"),
+     ("How many employees are there?", "count", "employee_id"), ("How many rows are there?", "count", ""),
+     ("How many department values are there?", "count", "department")],
+)
+def test_counting_a_categorical_plural_counts_its_levels(task, statistic, target):
+    q = bind_question(parse_intent(task), STAFF)
+    assert (q.intent.statistic, q.target, q.problem) == (statistic, target, "")
+
+
+def test_most_common_binds_to_the_named_column():
+    q = bind_question(parse_intent("Which department is most common?"), STAFF)
+    assert (q.intent.kind, q.target, q.problem) == ("top_values", "department", "")
+
+
+@pytest.mark.parametrize("verb", ["earn", "get paid", "make"])
+def test_pay_words_find_the_salary_column_and_the_named_two_level_group(verb):
+    q = bind_question(parse_intent(f"Do remote employees {verb} more than non-remote ones?"), STAFF)
+    assert (q.target, q.group, q.group_values, q.problem) == ("annual_salary", "remote", (), "")
+    assert any("annual_salary" in caveat for caveat in q.caveats)   # a paraphrase is always reported
+
+
+def test_a_pay_synonym_yields_to_a_column_named_directly():
+    columns = (Column("wage", "numeric"), Column("salary", "numeric"), Column("remote", "boolean", distinct=2))
+    q = bind_question(parse_intent("Do remote employees earn more than non-remote ones?"), DataFile("x.csv", 10, columns))
+    assert q.target in ("salary", "wage") and q.caveats
+    named = bind_question(parse_intent("Is wage higher for remote than non-remote staff?"), DataFile("x.csv", 10, columns))
+    assert (named.target, named.group, named.caveats) == ("wage", "remote", [])
+
+
+def test_comparison_of_named_levels_binds_their_column():
+    q = bind_question(parse_intent("Do engineering employees earn more than sales employees?"), STAFF)
+    assert (q.target, q.group, q.group_values) == ("annual_salary", "department", ("Engineering", "Sales"))

@@ -52,3 +52,38 @@ async def test_simple_mode_answers_with_a_validated_number(tmp_path):
     assert final["valid"] is True and final["output_type"] == "number"
     assert f"is {expected:g}" in final["answer"]
     assert any("delivery_days" in caveat for caveat in final["caveats"])   # "delivery time" was a paraphrase
+
+
+def staff_frame(n: int = 400):
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame({
+        "employee_id": range(1, n + 1),
+        "department": rng.choice(["Sales", "Engineering", "Support", "Marketing"], n, p=[0.3, 0.35, 0.2, 0.15]),
+        "annual_salary": rng.normal(70000, 15000, n).round(0),
+        "remote": rng.choice(["yes", "no"], n),
+    })
+    frame.loc[rng.choice(n, 10, replace=False), "annual_salary"] = np.nan
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("task", "expected_text"),
+    [
+        ("How many departments are there?", lambda f: f"is {f['department'].nunique()} "),
+        ("Which department is most common?",
+         lambda f: f"is {f['department'].value_counts().idxmax()} ({f['department'].value_counts().max()} of {len(f)}"),
+        ("Do remote employees earn more than non-remote ones?",
+         lambda f: f"yes {f.groupby('remote')['annual_salary'].mean()['yes']:,.1f}"),
+    ],
+)
+async def test_simple_mode_reads_plain_questions_about_staff(tmp_path, task, expected_text):
+    (tmp_path / "data").mkdir()
+    frame = staff_frame()
+    csv = tmp_path / "data" / "staff.csv"
+    frame.to_csv(csv, index=False)
+    outcome = await execute_run(make_request(tmp_path, task, [csv], mode="simple"))
+    assert outcome.status == "completed", outcome.reason
+    final = json.loads((outcome.workspace.root / "run.json").read_text())["final_answer"]
+    assert expected_text(frame) in final["answer"], final["answer"]

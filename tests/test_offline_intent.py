@@ -92,3 +92,40 @@ def test_generic_exploration_asks_for_every_analysis_and_wins_over_statistic_wor
     assert intent.kind == "open"
     assert intent.goals[:2] == ("audit", "descriptive")
     assert {"relationships", "group_comparisons", "trends", "distributions"} <= set(intent.goals)
+
+
+@pytest.mark.parametrize(
+    ("task", "statistic", "target"),
+    [("How many departments are there?", "count", "departments"), ("number of distinct departments", "nunique", "departments"),
+     ("How many different regions are there?", "nunique", "regions")],
+)
+def test_counting_a_plural_noun_keeps_its_words_for_binding(task, statistic, target):
+    intent = parse_intent(task)
+    assert (intent.kind, intent.statistic, intent.target_text) == ("statistic", statistic, target)
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Which department is most common?", "What is the most common department?", "most popular department",
+     "Which department is the most frequent?", "Which department appears most often?"],
+)
+def test_most_common_questions_are_top_values(task):
+    intent = parse_intent(task)
+    assert (intent.kind, intent.target_text) == ("top_values", "department")
+
+
+@pytest.mark.parametrize(
+    ("task", "target", "group", "values"),
+    [
+        ("Do remote employees earn more than non-remote ones?", "earn", "remote employees", ()),
+        ("Are remote workers paid less than not remote workers?", "paid", "remote workers", ()),
+        ("Do senior staff have higher ratings than the others?", "ratings", "senior staff", ()),
+        ("Is salary higher for remote than non-remote employees?", "salary", "remote", ()),
+        ("Does salary differ between managers and engineers?", "salary", "", ("managers", "engineers")),
+        ("Do engineering employees earn more than sales employees?", "earn", "", ("engineering", "sales")),
+        ("Is revenue higher for online than in-store?", "revenue", "", ("online", "in-store")),
+    ],
+)
+def test_comparisons_of_one_group_against_another(task, target, group, values):
+    intent = parse_intent(task)
+    assert (intent.kind, intent.target_text, intent.group_text, intent.group_values) == ("comparison", target, group, values)

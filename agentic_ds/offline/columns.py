@@ -29,7 +29,12 @@ _FILLER = frozenset(
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "sales": ("revenue", "amount", "sales", "turnover"),
     "revenue": ("sales", "amount", "turnover", "income"),
-    "income": ("revenue", "salary", "earnings"),
+    "income": ("revenue", "salary", "earnings", "pay", "wage", "compensation"),
+    "earnings": ("salary", "income", "pay", "wage", "compensation", "earnings"),
+    "earn": ("salary", "income", "pay", "wage", "compensation", "earnings"),
+    "paid": ("salary", "pay", "wage", "income", "compensation"),
+    "pay": ("salary", "wage", "income", "compensation"),
+    "wage": ("salary", "pay", "income", "compensation"),
     "price": ("cost", "amount", "price"),
     "cost": ("price", "expense", "amount"),
     "spend": ("amount", "cost", "spending"),

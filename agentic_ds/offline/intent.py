@@ -43,7 +43,8 @@ _CORRELATION = re.compile(
 _TOP_VALUES = re.compile(
     r"\b(?:most|least)\s+(?:common|frequent|popular|typical)\s+(.+?)(?:[?.!]|$)"
     r"|\btop\s+(\d+)?\s*(.+?)(?:\s+by\s+(?:count|frequency))?(?:[?.!]|$)"
-    r"|\bwhich\s+(.+?)\s+(?:appears?|occurs?)\s+most\b"
+    r"|\bwhich\s+(.+?)\s+(?:appears?|occurs?|shows?\s+up)\s+(?:the\s+)?most\b"
+    r"|\bwhich\s+(.+?)\s+(?:is|are|was|were)\s+(?:the\s+)?most\s+(?:common|frequent|popular)\b"
 )
 _COMPARISON = re.compile(
     r"\b(?:is|are|does|do)\s+(?:the\s+)?(.+?)\s+(?:different|differ|higher|lower|bigger|smaller|better|worse)"
@@ -51,6 +52,15 @@ _COMPARISON = re.compile(
     r"|\bcompare\s+(?:the\s+)?(.+?)\s+(?:between|across|among|for|by)\s+(.+?)(?:[?.!]|$)"
     r"|\bdifference\s+in\s+(.+?)\s+(?:between|across|among)\s+(.+?)(?:[?.!]|$)"
 )
+# "Do remote employees earn more than non-remote ones?", "Do senior staff have higher ratings than juniors?"
+_MORE_THAN = re.compile(
+    r"\b(?:do|does|did|are|is|were|was)\s+(?:the\s+)?(.+?)\s+(earn|make|get\s+paid|paid|get|have|receive|score|spend|sell)"
+    r"\s+(?:a\s+|an\s+)?(?:more|less|higher|lower|bigger|smaller|larger|better|worse)\b\s*(.*?)\s+than\s+(.+?)(?:[?.!]|$)"
+)
+_MONEY_VERBS = {"earn": "earn", "make": "earn", "get paid": "paid", "paid": "paid"}
+# "non-remote", "not remote", "other ones": the other level of the column the first group names.
+_NEGATED = re.compile(r"^(?:non[\s-]?|not\s+|(?:the\s+)?others?\b|everyone\s+else\b|(?:the\s+)?rest\b)")
+
 _TREND = re.compile(
     r"\b(?:how\s+(?:has|have|did|does)\s+(.+?)\s+(?:trend\w*|chang\w*|evolv\w*|develop\w*|grow\w*|mov\w*)"
     r"|trend\s+(?:of|in)\s+(.+?)(?:\s+over\s+time)?(?:[?.!]|$)"
@@ -152,23 +162,40 @@ def _correlation(text: str, low: str) -> Intent | None:
 
 
 def _comparison(text: str, low: str) -> Intent | None:
+    more = _MORE_THAN.search(low)
+    if more:
+        subject, verb, measured, other = more.groups()
+        target = _clean(measured) or _MONEY_VERBS.get(" ".join(verb.split()), verb)
+        return _compared(text, target, [subject, other])
     m = _COMPARISON.search(low)
     if not m:
         return None
     target, groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i)][0]
     groups = _clean(groups)
-    values = tuple(_clean(v) for v in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+", groups) if _clean(v))
+    values = [v for v in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+|\s+than\s+(?:for\s+|in\s+|among\s+)?", groups)]
     # "compare revenue across regions": the groups text names a column, not values.
-    if len(values) < 2:
+    if len([v for v in values if _clean(v)]) < 2:
         return Intent(kind="comparison", task=text, target_text=_clean(target), group_text=groups)
-    return Intent(kind="comparison", task=text, target_text=_clean(target), group_values=values)
+    return _compared(text, _clean(target), values)
+
+
+def _compared(text: str, target: str, groups: list[str]) -> Intent:
+    """Two or more named groups; "X vs non-X" names one column by its level, so the column is the grouping."""
+    values = [_clean(v) for v in groups if _clean(v)]
+    if len(values) == 2 and _NEGATED.search(values[1]):
+        return Intent(kind="comparison", task=text, target_text=target, group_text=values[0])
+    # "remote employees" vs "office employees": the shared head noun is not part of the group's name.
+    heads = {v.split()[-1] for v in values}
+    if len(heads) == 1 and all(len(v.split()) > 1 for v in values):
+        values = [v.rsplit(" ", 1)[0] for v in values]
+    return Intent(kind="comparison", task=text, target_text=target, group_values=tuple(values))
 
 
 def _top_values(text: str, low: str) -> Intent | None:
     m = _TOP_VALUES.search(low)
     if not m or (m.group(2) is None and m.group(3) and re.search(r"\b(by|per)\b", m.group(3))):
         return None
-    target = _first(m, 1, 3, 4)
+    target = _first(m, 1, 3, 4, 5)
     top_n = int(m.group(2)) if m.group(2) else 5
     return Intent(kind="top_values", task=text, target_text=_clean(target), top_n=top_n)
 

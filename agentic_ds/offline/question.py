@@ -7,7 +7,7 @@ way (a paraphrase taken for a column, an ambiguous match, a column that could no
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agentic_ds.offline.columns import ColumnMatch, match_column, mentioned_columns, normalise, words
 from agentic_ds.offline.intent import Intent
@@ -73,11 +73,22 @@ def _bind_statistic(question: Question, data: DataFile) -> None:
         question.target = ""                                # number of rows
     elif stat in ("count", "nunique", "missing"):
         question.target = _need(question, data, intent.target_text, ())
+        if stat == "count" and _counts_kinds(intent.target_text, data.column(question.target)):
+            # "How many departments are there?" asks for the departments, not for the rows that have one.
+            question.intent = replace(intent, statistic="nunique")
     else:
         question.target = _need(question, data, intent.target_text, _NUMERIC)
     if intent.group_text:
         others = DataFile(data.path, data.rows, tuple(c for c in data.columns if c.name != question.target))
         question.group = _need(question, others, intent.group_text, _GROUPING)
+
+
+def _counts_kinds(text: str, column: Column | None) -> bool:
+    """True when a categorical column is named by a plural noun ("departments"): its levels are counted."""
+    if column is None or column.kind not in ("categorical", "text"):
+        return False
+    name_words = set(words(column.name))
+    return any(raw != words(raw)[0] and words(raw)[0] in name_words for raw in re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _need(question: Question, data: DataFile, text: str, kinds: tuple[str, ...]) -> str:
