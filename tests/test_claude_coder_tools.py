@@ -12,7 +12,7 @@ from google.adk.tools import FunctionTool, ToolContext
 
 from agentic_ds import state
 from agentic_ds.coders.claude_code import ClaudeCodeCoder
-from agentic_ds.coders.claude_scripted import ScriptedClaude, say, use
+from agentic_ds.testing.claude import ScriptedClaude, say, use
 from agentic_ds.coders.claude_tools import ToolBridge, input_schema
 from agentic_ds.errors import PathEscape
 from agentic_ds.workspace import Workspace

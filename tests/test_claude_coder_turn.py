@@ -14,7 +14,7 @@ from google.genai import types
 
 from agentic_ds import state
 from agentic_ds.coders.claude_code import ClaudeCodeCoder
-from agentic_ds.coders.claude_scripted import ScriptedClaude, say, think, use
+from agentic_ds.testing.claude import ScriptedClaude, say, think, use
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.workspace import Workspace
 

@@ -78,7 +78,6 @@ async def execute_run(
     session_service = session_service or RunSessionService(str(workspace.file("session.db")))
     assembled = None
     final_state: dict[str, Any] = {}
-    interrupted = False
     try:
         assembled = assemble(request, llm_overrides or {})
         record.isolation = assembled.services.code_runner.isolation
@@ -101,22 +100,19 @@ async def execute_run(
                 sink(item)
         final_state = await _final_state(session_service, session.id)
     except (KeyboardInterrupt, asyncio.CancelledError):
-        interrupted = True
         final_state = await _safe_state(session_service)
         final_state[S.RUN_STATUS] = "incomplete"
         final_state[S.STATUS_REASON] = "interrupted by the user"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
         final_state = await _safe_state(session_service)
-        final_state.setdefault(S.RUN_STATUS, None)
-        if not final_state.get(S.RUN_STATUS) or final_state[S.RUN_STATUS] in ("completed", "completed_with_warnings"):
+        # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
+        if final_state.get(S.RUN_STATUS) in (None, "completed", "completed_with_warnings"):
             final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
         for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
             sink(item)
     finally:
-        outcome = await _finish(
-            request, record, final_state, started, events, session_service, assembled, interrupted
-        )
+        outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
     return outcome
 
 
@@ -151,7 +147,6 @@ async def _finish(
     events: EventsLog,
     session_service: Any,
     assembled: Any,
-    interrupted: bool,
 ) -> RunOutcome:
     workspace = request.workspace
     if assembled is not None:
@@ -182,8 +177,6 @@ async def _finish(
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     report_path = _write_reports(workspace)
-    if interrupted:
-        record.save(workspace.file("run.json"))
     return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
 
 
