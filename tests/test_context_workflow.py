@@ -137,3 +137,22 @@ def test_a_full_rolling_summary_drops_old_table_rows_and_calls_before_a_new_resu
     later = summarizer.summarize_text([seed, response(3, "wrote outputs/b.csv total=2.5\n" + rows)])
     assert "outputs/a.csv total=1.5" in later and "outputs/b.csv total=2.5" in later
     assert "error:" not in later  # an empty error value is no error
+
+
+async def test_compaction_events_are_in_events_jsonl_too(tmp_path):
+    """Compaction events reach the session directly (not via the Runner's stream); the log still gets them."""
+    import json as _json
+
+    from agentic_ds.config.settings import Settings
+    from agentic_ds.testing.harness import run_scripted
+    from agentic_ds.testing.scripted import call, text
+    from tests.workflow_scripts import happy_scripts, write_sales
+
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    loud = "import pandas as pd\nprint(pd.DataFrame({'v': range(400)}).to_string())\n"
+    scripts["coding_agent"][0:0] = [call("run_python", code=loud + f"# {i}\n") for i in range(4)]
+    settings = Settings(context={"budget_tokens": 2500, "keep_recent_events": 1})
+    outcome, _ = await run_scripted(tmp_path, "Which region has the highest mean price?", [csv], scripts, settings=settings)
+    records = [_json.loads(line) for line in (outcome.workspace.root / "events.jsonl").read_text().splitlines()]
+    assert any(r["kind"] == "compaction" for r in records), sorted({r["kind"] for r in records})

@@ -24,6 +24,7 @@ to measure. It never raises into the run: on any failure the request goes out un
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
@@ -82,6 +83,9 @@ class CompactionGuard(BasePlugin):
         """`config`: budget, retention and summarizer; None reads the App's `events_compaction_config`."""
         super().__init__(name=name)
         self.config = config
+        # Compaction events go to the session directly, not through the Runner's stream; whoever logs the run's
+        # events (events.jsonl) subscribes here so the log holds them too.
+        self.on_event: Callable[[Event], None] | None = None
         self.calls = 0
         self.compactions = 0              # compactions this guard ran (ADK's own trigger is not counted)
         self.over_budget_calls = 0        # requests still over budget after compacting
@@ -114,9 +118,12 @@ class CompactionGuard(BasePlugin):
         old = await _history(ctx)
         spliced = None
         for retention in dict.fromkeys((config.event_retention_size, 0)):
-            if not await compact_visible_history(ctx, config.model_copy(update={"event_retention_size": retention})):
+            event = await compact_visible_history(ctx, config.model_copy(update={"event_retention_size": retention}))
+            if event is None:
                 continue
             self.compactions += 1
+            if self.on_event is not None:
+                self.on_event(event)
             spliced = splice(llm_request.contents, old, await _history(ctx))
             if spliced is None:
                 self.unspliced += 1
@@ -151,20 +158,21 @@ def visible_history(ctx: InvocationContext) -> list[Event]:
     return events[start:]
 
 
-async def compact_visible_history(ctx: InvocationContext, config: EventsCompactionConfig) -> bool:
+async def compact_visible_history(ctx: InvocationContext, config: EventsCompactionConfig) -> Event | None:
     """Summarize the older part of `visible_history`, keeping `event_retention_size` events verbatim (and
-    every tool call with its response); persist the summary event. False when nothing was worth compacting."""
+    every tool call with its response); persist and return the summary event. None when nothing was worth
+    compacting."""
     from google.adk.apps.compaction import _events_to_compact_for_token_threshold, _is_range_worth_compacting
 
     if config.summarizer is None or config.event_retention_size is None:
-        return False
+        return None
     history = visible_history(ctx)
     chosen = _events_to_compact_for_token_threshold(events=history, event_retention_size=config.event_retention_size)
     if not chosen or not _is_range_worth_compacting(events=history, events_to_compact=chosen):
-        return False
+        return None
     event = await config.summarizer.maybe_summarize_events(events=chosen)
     if event is None:
-        return False
+        return None
     event.author, event.branch, event.isolation_scope = ctx.agent.name, ctx.branch, ctx.isolation_scope
     await ctx.session_service.append_event(session=ctx.session, event=event)
-    return True
+    return event

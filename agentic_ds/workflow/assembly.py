@@ -20,6 +20,7 @@ class Assembled:
     guards: list[Any] = field(default_factory=list)
     toolset: Any = None
     budget: Any = None
+    compaction_guard: Any = None
 
     def extra_warnings(self) -> list[str]:
         out: list[str] = []
@@ -125,6 +126,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     return Assembled(
         app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
         toolset=tools, guards=guards, budget=budget,
+        compaction_guard=next((g for g in guards if g.name == "compaction_guard"), None),
     )
 
 

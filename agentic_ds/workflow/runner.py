@@ -85,6 +85,8 @@ async def execute_run(
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
+        if assembled.compaction_guard is not None:
+            assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
         session = await session_service.create_session(
             app_name=APP_NAME, user_id=USER_ID, state={S.TASK: request.task, S.MODE: request.mode}
         )
