@@ -195,3 +195,29 @@ async def test_no_template_residue_or_placeholder_reaches_any_model(tmp_path):
             assert "Undefined" not in system and "$global_preamble" not in system
             assert "## Task" in system or name in ("plan_confirmation", "impl_confirmation", "plan_parser")
     assert seen >= 15
+
+
+async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_path):
+    from agentic_ds.config.settings import Settings
+
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    # Stage 1's coder would list files forever; after 3 model calls its turn is ended for it.
+    scripts["coding_agent"][0:2] = [call("list_files", path=p) for p in (".", "inputs", "outputs")]
+    scripts["code_reviewer"][0] = text("CHANGES REQUESTED: no audit was written")
+    scripts["coding_agent"][3:3] = [call("run_python", code=scripts_audit()), text("audit written")]
+    scripts["code_reviewer"][1:1] = approve()
+    scripts["impl_confirmation"] = [decide(False), decide(True), decide(True)]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts, settings=Settings(loops={"coder_tool_calls": 3}))
+    assert_complete(models)
+    assert outcome.status == "completed", outcome.reason
+    summary = json.loads(next((outcome.workspace.root / "stages").glob("01-*/result.json")).read_text())
+    assert summary["attempts"] == 2
+    events = (outcome.workspace.root / "events.jsonl").read_text()
+    assert "reached its limit of 3 model calls" in events
+
+
+def scripts_audit() -> str:
+    from tests.workflow_scripts import AUDIT_CODE
+
+    return AUDIT_CODE

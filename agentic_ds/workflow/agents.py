@@ -7,7 +7,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from google.adk.agents import LlmAgent
+from google.adk.models import LlmResponse
+from google.genai import types
 from pydantic import BaseModel
+
+from agentic_ds import state as S
 
 from agentic_ds.workflow.prompting import instruction
 from agentic_ds.workflow.services import RunServices
@@ -49,3 +53,33 @@ def structured_agent(
         output_key=output_key,
         **kwargs,
     )
+
+
+def turn_call_limit(limit: int) -> Callable[..., LlmResponse | None]:
+    """A `before_model_callback` that ends an agent's turn after `limit` model calls in it.
+
+    A coder that keeps calling tools would otherwise only be stopped by the run's budget; past the limit its next
+    model call is answered with a final text instead, the turn ends, and the reviewer judges what exists.
+    A turn is one stage attempt (or simple-mode attempt) on one branch.
+    """
+    counts: dict[tuple[Any, ...], int] = {}
+
+    def callback(callback_context: Any, llm_request: Any) -> LlmResponse | None:
+        state = callback_context.state
+        turn = (
+            callback_context.invocation_id,
+            callback_context.branch,
+            state.get(S.CURRENT_STAGE),
+            state.get(S.STAGE_ATTEMPT),
+            state.get(S.SIMPLE_ATTEMPT),
+        )
+        counts[turn] = counts.get(turn, 0) + 1
+        if counts[turn] <= limit:
+            return None
+        text = (
+            f"Stopped: this turn reached its limit of {limit} model calls (loops.coder_tool_calls). "
+            "The work done so far is on disk for review."
+        )
+        return LlmResponse(content=types.Content(role="model", parts=[types.Part(text=text)]))
+
+    return callback

@@ -10,7 +10,7 @@ from google.adk.agents import BaseAgent
 from agentic_ds import state as S
 from agentic_ds.state import Decision
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.agents import llm_agent, structured_agent
+from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
@@ -67,7 +67,8 @@ def build_coder(services: RunServices) -> BaseAgent:
     # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code); its
     # history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
     return llm_agent(services, "coding_agent", "coding_agent", build, tools=list(services.coder_tools),
-                     output_key=S.IMPL_SUMMARY)
+                     output_key=S.IMPL_SUMMARY,
+                     before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
 
 
 def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:

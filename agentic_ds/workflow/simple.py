@@ -18,7 +18,7 @@ from agentic_ds.state import FinalAnswer
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.implementation import render_execution
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent, status_event
-from agentic_ds.workflow.agents import llm_agent, structured_agent
+from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
 from agentic_ds.workflow.services import RunServices
 
 
@@ -84,7 +84,8 @@ def build_simple_agents(services: RunServices) -> list[BaseAgent]:
         coder = services.coder_factory(name="coding_agent", context_builder=coder_context, template="simple_coder")
     else:
         coder = llm_agent(services, "coding_agent", "simple_coder", coder_context,
-                          tools=list(services.coder_tools), output_key=S.IMPL_SUMMARY)
+                          tools=list(services.coder_tools), output_key=S.IMPL_SUMMARY,
+                          before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
     validator = structured_agent(
         services, "answer_validator", "answer_validator", validator_context,
         tools=list(services.read_only_tools), schema=FinalAnswer, output_key=S.FINAL_ANSWER,
