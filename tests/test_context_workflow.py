@@ -145,7 +145,7 @@ async def test_compaction_events_are_in_events_jsonl_too(tmp_path):
 
     from agentic_ds.config.settings import Settings
     from agentic_ds.testing.harness import run_scripted
-    from agentic_ds.testing.scripted import call, text
+    from agentic_ds.testing.scripted import call
     from tests.workflow_scripts import happy_scripts, write_sales
 
     csv = write_sales(tmp_path / "data")

@@ -81,7 +81,7 @@ def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
     task_width = max(24, width - sum(widths) - 2 * len(widths)) if width else None
     lines = []
     for row in [header, *rows]:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        cells = [cell.ljust(column_width) for cell, column_width in zip(row[:-1], widths, strict=True)]
         task = row[-1] if task_width is None or len(row[-1]) <= task_width else row[-1][: task_width - 1] + "…"
         lines.append("  ".join([*cells, task]).rstrip())
     return "\n".join(lines)

@@ -128,7 +128,7 @@ def _has_summary(document: Any) -> bool:
 def _error_text(run: ToolExchange) -> str:
     response = run.response or {}
     error = str(response.get("error") or "").strip() or "the code failed"
-    return error.splitlines()[-1][:300] if error else error
+    return error.splitlines()[-1][:300]
 
 
 def _files(run: ToolExchange) -> list[str]:

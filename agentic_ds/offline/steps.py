@@ -8,6 +8,7 @@ last, the plain-pandas fallback. Retries walk down this list, so no code runs tw
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 
@@ -21,6 +22,8 @@ from agentic_ds.offline.profile import Profile
 from agentic_ds.offline.question import bind_question
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
+
+log = logging.getLogger(__name__)
 
 _GOAL_WORDS: tuple[tuple[str, str], ...] = (
     ("audit", r"audit|quality|missing|duplicate|clean"),
@@ -167,6 +170,8 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
         try:
             code = method.render(library)
         except Exception:  # noqa: BLE001 - a template that does not render is simply not an option
+            # ...but a broken template in the skills folder must still be visible to whoever maintains it.
+            log.warning("skipped %s/%s: it does not render", method.skill, method.template, exc_info=True)
             continue
         if code in seen:
             continue

@@ -39,13 +39,17 @@ def _answer_path(task: str, results: dict[str, dict]) -> str | None:
     with_value = [p for p, d in results.items() if "answer_value" in d]
     if parse_intent(task).is_direct and with_value:
         return with_value[-1]
-    analyses = [p for p in results if not is_background(results[p])]
-    return (analyses or list(results))[-1]
+    return analysis_paths(results)[-1]
 
 
 def is_background(document: dict) -> bool:
     template = str(document.get("template", "")).lower()
     return any(word in template for word in _BACKGROUND)
+
+
+def analysis_paths(results: dict[str, dict]) -> list[str]:
+    """The results that answer the task (not audits or overviews), in `results` order; all of them if none does."""
+    return [p for p in results if not is_background(results[p])] or list(results)
 
 
 _TELLING = re.compile(r"\b(strong\w*|significant\w*|highest|lowest|trend|differ\w*|outlier\w*|skew\w*|r = |p [<=])", re.I)
@@ -70,8 +74,7 @@ def _sentences(document: dict, limit: int | None = None) -> list[str]:
 
 
 def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
-    status_line = req.section("Run status") or "unknown"
-    status = status_line.split(" - ")[0].strip()
+    status, status_line = _run_status(req)
     direct = parse_intent(req.task).is_direct
     lines = ["## Answer"]
     answer = _answer_path(req.task, results)
@@ -80,9 +83,8 @@ def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str
     elif direct:
         lines += _sentences(results[answer], 3) + [f"(from `{answer}`)"]
     else:
-        analyses = [p for p in results if not is_background(results[p])] or list(results)
         lines.append(f"The analysis produced {len(results)} result file(s). The main results:")
-        lines += [f"- {headline(results[p], req.task)} (`{p}`)" for p in analyses]
+        lines += [f"- {headline(results[p], req.task)} (`{p}`)" for p in analysis_paths(results)]
     lines += ["", "## Key findings"]
     for path, document in results.items():
         lines += [f"- {s} (`{path}`)" for s in _sentences(document, _MAX_FINDINGS_PER_FILE)]
@@ -98,15 +100,14 @@ def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str
     if status != "completed":
         notes.append(f"The run did not complete cleanly ({status_line}).")
     lines += [f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]
-    lines += ["", f"**Run status:** `{status}` - {status_line.partition(' - ')[2] or status}"]
+    lines += ["", _status_footer(status, status_line)]
     return "\n".join(lines) + "\n"
 
 
 def _simple_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
     validated = req.section("Validated answer")
     answer = re.search(r"^answer:\s*(.+)$", validated, re.M)
-    status_line = req.section("Run status") or "unknown"
-    status = status_line.split(" - ")[0].strip()
+    status, status_line = _run_status(req)
     lines = ["## Answer", answer.group(1).strip() if answer else "No validated answer was produced."]
     lines += ["", "## How it was computed"]
     for path, document in results.items():
@@ -117,8 +118,18 @@ def _simple_report(req: ParsedRequest, results: dict[str, dict], caveats: list[s
     notes = caveats + re.findall(r"^caveat:\s*(.+)$", validated, re.M)
     notes += [str(n) for d in results.values() for n in d.get("notes") or []]
     lines += [f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]
-    lines += ["", f"**Run status:** `{status}` - {status_line.partition(' - ')[2] or status}"]
+    lines += ["", _status_footer(status, status_line)]
     return "\n".join(lines) + "\n"
+
+
+def _run_status(req: ParsedRequest) -> tuple[str, str]:
+    """(status word, whole line) of the prompt's `## Run status` section, e.g. ("failed", "failed - stage s2 ...")."""
+    status_line = req.section("Run status") or "unknown"
+    return status_line.split(" - ")[0].strip(), status_line
+
+
+def _status_footer(status: str, status_line: str) -> str:
+    return f"**Run status:** `{status}` - {status_line.partition(' - ')[2] or status}"
 
 
 def _stage_lines(block: str) -> str:
@@ -141,12 +152,17 @@ def _unmet(block: str) -> list[str]:
 
 
 def _interpretation_caveats(task: str, profile: Profile) -> list[str]:
+    return question_caveats(task, profile) + list(profile.problems)
+
+
+def question_caveats(task: str, profile: Profile) -> list[str]:
+    """How a direct question's words were mapped to columns, and why it cannot be answered as asked (if so)."""
     intent = parse_intent(task)
     data = data_for_task(profile, task)
     if not intent.is_direct or data is None:
-        return list(profile.problems)
+        return []
     question = bind_question(intent, data)
-    notes = list(question.caveats) + list(profile.problems)
+    notes = list(question.caveats)
     if question.problem:
         notes.append(f"The question could not be answered as asked: {question.problem}.")
     return notes

@@ -10,10 +10,9 @@ import re
 from typing import Any
 
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
-from agentic_ds.offline.summarizer import headline, is_background
+from agentic_ds.offline.summarizer import analysis_paths, headline, question_caveats
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
@@ -23,16 +22,9 @@ def validator_turn(req: ParsedRequest) -> Reply:
     if isinstance(documents, Reply):
         return documents
     documents.pop(PROFILE_FILE, None)
-    profile = load_profile(req)
     results = {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
     intent = parse_intent(req.task)
-    caveats: list[str] = []
-    data = data_for_task(profile, req.task)
-    if intent.is_direct and data is not None:
-        question = bind_question(intent, data)
-        caveats += question.caveats
-        if question.problem:
-            caveats.append(f"The question could not be answered as asked: {question.problem}.")
+    caveats = question_caveats(req.task, load_profile(req))
     execution_ok = bool(re.search(r"status:\s*ok\b", req.section("Execution"), re.I))
     if not results or not execution_ok:
         reason = "the execution failed" if not execution_ok else "no result file with a summary was written"
@@ -42,8 +34,7 @@ def validator_turn(req: ParsedRequest) -> Reply:
     sentences = [str(s) for s in document.get("summary") or []]
     answer = " ".join(sentences[:2])
     if not intent.is_direct:
-        analyses = [p for p in sorted(results) if not is_background(results[p])] or sorted(results)
-        answer = " ".join(headline(results[p], req.task) for p in analyses[:3])
+        answer = " ".join(headline(results[p], req.task) for p in sorted(analysis_paths(results))[:3])
     fallback = document.get("skill") == "fallback"
     notes = [str(n) for n in document.get("notes") or []]
     if fallback:

@@ -133,7 +133,7 @@ def _collect_values(con: duckdb.DuckDBPyConnection, columns: list[str], facts: d
     row = fetch_one(con, f"SELECT {lists} FROM head")
     for name, values in zip(columns, row):
         facts[name].values = sorted(values, key=repr)
-        spelling = _spelling_variants(values)
+        spelling = _spelling_variants(facts[name].values)  # sorted: DuckDB's DISTINCT order is not stable
         if spelling:
             facts[name].notes.append(spelling)
 

@@ -64,7 +64,7 @@ class _Bm25:
         counts, length = self.counts[index], self.lengths[index]
         norm = self.k1 * (1 - self.b + self.b * length / self.average_length) if self.average_length else self.k1
         total = 0.0
-        for term in query:
+        for term in sorted(query):  # a fixed order: float sums over a hash-ordered set differ between processes
             frequency = counts.get(term, 0)
             if frequency:
                 total += self.idf[term] * frequency * (self.k1 + 1) / (frequency + norm)
