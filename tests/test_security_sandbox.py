@@ -57,7 +57,10 @@ async def sandbox(tmp_path_factory):
             os.environ.pop("ANTHROPIC_API_KEY", None)
         else:
             os.environ["ANTHROPIC_API_KEY"] = saved
-    yield runner
+    try:
+        yield runner
+    finally:
+        await runner.close()   # the module's kernel and its sockets do not outlive the tests
     await runner.close()
 
 

@@ -15,8 +15,9 @@ def stderr_note(lines: list[str]) -> str:
 
 def describe_error_result(result: Any) -> str:
     """The text of a `ResultMessage` with `is_error`, plus what to do about it."""
-    reason = "; ".join(result.errors or []) or (result.result or "").strip() or result.subtype
-    return reason + _hint_for(reason, result.subtype, getattr(result, "api_error_status", None))
+    return _reason_with_hint(
+        result.errors, result.result, result.subtype, result.subtype, getattr(result, "api_error_status", None)
+    )
 
 
 def describe_failure(exc: Exception, stderr_lines: list[str]) -> str:
@@ -29,13 +30,20 @@ def describe_failure(exc: Exception, stderr_lines: list[str]) -> str:
             "CLI), or set another coder model (models.coder)."
         )
     if isinstance(exc, ResultError):
-        reason = "; ".join(exc.errors) or (exc.result or "").strip() or (exc.subtype or str(exc))
-        return reason + _hint_for(reason, exc.subtype, exc.api_error_status)
+        return _reason_with_hint(exc.errors, exc.result, exc.subtype or str(exc), exc.subtype, exc.api_error_status)
     if isinstance(exc, ProcessError):
         return f"the Claude Code CLI exited with code {exc.exit_code}." + stderr_note(stderr_lines or [exc.stderr or ""])
     if isinstance(exc, CLIConnectionError):
         return f"could not talk to the Claude Code CLI: {exc}" + stderr_note(stderr_lines)
     return f"{type(exc).__name__}: {exc}" + stderr_note(stderr_lines)
+
+
+def _reason_with_hint(
+    errors: list[str] | None, result: str | None, fallback: str, subtype: str | None, api_status: int | None
+) -> str:
+    """The most specific reason an error result gives (its errors, else its text, else `fallback`) + a hint."""
+    reason = "; ".join(errors or []) or (result or "").strip() or fallback
+    return reason + _hint_for(reason, subtype, api_status)
 
 
 def _hint_for(reason: str, subtype: str | None, api_status: int | None) -> str:

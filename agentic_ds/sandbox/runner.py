@@ -107,7 +107,8 @@ class CodeRunner:
                 outcome = await kernel.execute(
                     code, capture, timeout_s=self.settings.cell_timeout_s, grace_s=self.interrupt_grace_s
                 )
-                notes = self._explain(outcome, capture)
+                self._explain(outcome, capture)
+                notes: list[str] = []
                 if outcome.died:
                     await self.end_stage()   # the next cell starts a fresh kernel
                 else:
@@ -134,7 +135,8 @@ class CodeRunner:
             self.last_result = result
             return result
 
-    def _explain(self, outcome: Outcome, capture: CellCapture) -> list[str]:
+    def _explain(self, outcome: Outcome, capture: CellCapture) -> None:
+        """Tell the model, as the cell's error, what the sandbox did to a cell it had to stop."""
         limit_mb = self.settings.max_file_mb
         lost = "the kernel was restarted: variables from earlier cells are gone, load what you need from files again"
         if outcome.timed_out:
@@ -147,7 +149,6 @@ class CodeRunner:
             capture.note_error(
                 "KernelDied: the kernel process ended (a memory, process or file-size limit, or a crash); " + lost
             )
-        return []
 
     async def _ensure_kernel(self) -> SandboxKernel:
         if self._kernel is not None:

@@ -32,6 +32,10 @@ def error_result(exc: Exception) -> dict[str, Any]:
     return {"error": f"{type(exc).__name__}: {exc}"}
 
 
+def no_such_file(path: str) -> dict[str, Any]:
+    return {"error": f"no such file: {path!r}", "hint": "use list_files to see what exists"}
+
+
 def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[..., Any], ...]:
     """`(read_file, write_file, list_files)` bound to `workspace`."""
 
@@ -52,10 +56,13 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
         if full.is_dir():
             return {"error": f"{path!r} is a directory", "hint": "use list_files to see what it holds"}
         if not full.is_file():
-            return {"error": f"no such file: {path!r}", "hint": "use list_files to see what exists"}
-        size = full.stat().st_size
-        with full.open("rb") as handle:
-            raw = handle.read(output_cap * 4 + 1)
+            return no_such_file(path)
+        try:
+            size = full.stat().st_size
+            with full.open("rb") as handle:
+                raw = handle.read(output_cap * 4 + 1)
+        except OSError as exc:
+            return {"error": f"cannot read {path!r}: {exc.strerror}"}
         if b"\x00" in raw[:8192]:
             return {
                 "error": f"{path!r} is a binary file ({size} bytes)",

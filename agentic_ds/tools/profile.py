@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentic_ds.errors import AgenticDSError
-from agentic_ds.tools.files import error_result
+from agentic_ds.tools.files import error_result, no_such_file
 from agentic_ds.workspace import Workspace
 
 
@@ -29,7 +29,7 @@ def make_profile_tool(workspace: Workspace, *, output_cap: int) -> Callable[...,
         except AgenticDSError as exc:
             return error_result(exc)
         if not full.is_file():
-            return {"error": f"no such file: {path!r}", "hint": "use list_files to see what exists"}
+            return no_such_file(path)
         profile = await asyncio.to_thread(profile_file, full, display_name=workspace.rel(full))
         if profile.error:
             return {"error": f"{workspace.rel(full)}: {profile.error}"}

@@ -11,6 +11,7 @@ classifies it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
 from collections.abc import Callable
@@ -59,6 +60,7 @@ class InputDatabase:
         self.views: dict[str, str] = {}        # view name -> inputs/relative path
         self.skipped: dict[str, str] = {}      # inputs/relative path -> why it has no view
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._running: duckdb.DuckDBPyConnection | None = None   # the cursor of the query in progress
         self._lock = threading.Lock()
 
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -126,17 +128,23 @@ class InputDatabase:
         rewritten = _INPUTS_LITERAL.sub(lambda _m: prefix, sql)
         with self._lock:
             cursor = self.connection().cursor()
+            self._running = cursor
             try:
                 cursor.execute(rewritten)
                 columns = [d[0] for d in cursor.description or []]
                 rows = cursor.fetchmany(max_rows + 1)
             finally:
+                self._running = None
                 cursor.close()
         return columns, rows[:max_rows], len(rows) > max_rows
 
     def interrupt(self) -> None:
-        if self._con is not None:
-            self._con.interrupt()
+        """Stop the query in progress. A cursor has its own client context, so interrupting the
+        parent connection would leave the query running (and holding the lock)."""
+        running = self._running
+        if running is not None:
+            with contextlib.suppress(duckdb.ConnectionException):   # it finished and closed meanwhile
+                running.interrupt()
 
     def close(self) -> None:
         if self._con is not None:
