@@ -202,10 +202,10 @@ async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_pat
 
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
-    # Stage 1's coder would list files forever; after 3 model calls its turn is ended for it.
-    scripts["coding_agent"][0:2] = [call("list_files", path=p) for p in (".", "inputs", "outputs")]
+    # Stage 1's coder would list files forever; after 3 tool calls and one more model call its turn is ended.
+    scripts["coding_agent"][0:2] = [call("list_files", path=p) for p in (".", "inputs", "outputs", "figures")]
     scripts["code_reviewer"][0] = text("CHANGES REQUESTED: no audit was written")
-    scripts["coding_agent"][3:3] = [call("run_python", code=scripts_audit()), text("audit written")]
+    scripts["coding_agent"][4:4] = [call("run_python", code=scripts_audit()), text("audit written")]
     scripts["code_reviewer"][1:1] = approve()
     scripts["impl_confirmation"] = [decide(False), decide(True), decide(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts, settings=Settings(loops={"coder_tool_calls": 3}))
@@ -214,7 +214,7 @@ async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_pat
     summary = json.loads(next((outcome.workspace.root / "stages").glob("01-*/result.json")).read_text())
     assert summary["attempts"] == 2
     events = (outcome.workspace.root / "events.jsonl").read_text()
-    assert "reached its limit of 3 model calls" in events
+    assert "reached its limit of 3 tool calls" in events
 
 
 def scripts_audit() -> str:

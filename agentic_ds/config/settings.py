@@ -50,7 +50,7 @@ class LoopSettings(_Section):
     max_stages: int = Field(12, ge=1, le=100, description="bound on the plan's stages, including added ones")
     max_added_stages: int = Field(4, ge=0, le=50, description="stages the reflector may append in a run")
     simple_attempts: int = Field(3, ge=1, le=20)
-    coder_tool_calls: int = Field(24, ge=1, le=500, description="model calls one coder turn may make")
+    coder_tool_calls: int = Field(24, ge=1, le=500, description="tool calls one coder turn may make before it must answer")
 
 
 class SandboxSettings(_Section):

@@ -56,10 +56,10 @@ def structured_agent(
 
 
 def turn_call_limit(limit: int) -> Callable[..., LlmResponse | None]:
-    """A `before_model_callback` that ends an agent's turn after `limit` model calls in it.
+    """A `before_model_callback` that lets a turn make `limit` tool calls and then one more model call to answer.
 
-    A coder that keeps calling tools would otherwise only be stopped by the run's budget; past the limit its next
-    model call is answered with a final text instead, the turn ends, and the reviewer judges what exists.
+    A coder that keeps calling tools would otherwise only be stopped by the run's budget; a model call past
+    `limit + 1` is answered with a final text instead, the turn ends, and the reviewer judges what exists.
     A turn is one stage attempt (or simple-mode attempt) on one branch.
     """
     counts: dict[tuple[Any, ...], int] = {}
@@ -74,10 +74,10 @@ def turn_call_limit(limit: int) -> Callable[..., LlmResponse | None]:
             state.get(S.SIMPLE_ATTEMPT),
         )
         counts[turn] = counts.get(turn, 0) + 1
-        if counts[turn] <= limit:
+        if counts[turn] <= limit + 1:
             return None
         text = (
-            f"Stopped: this turn reached its limit of {limit} model calls (loops.coder_tool_calls). "
+            f"Stopped: this turn reached its limit of {limit} tool calls (loops.coder_tool_calls). "
             "The work done so far is on disk for review."
         )
         return LlmResponse(content=types.Content(role="model", parts=[types.Part(text=text)]))
