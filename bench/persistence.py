@@ -54,9 +54,9 @@ async def one_run(root: Path, persisted: bool, stages: int, calls: int) -> tuple
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--stages", type=int, default=6)
-    parser.add_argument("--calls", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--stages", type=int, default=10)
+    parser.add_argument("--calls", type=int, default=20)
     args = parser.parse_args()
     memory, persisted, stored_events = [], [], 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -86,6 +86,20 @@ def _count_text(model: str | None, text: str) -> int:
     return estimate_tokens(text)
 
 
+_declarations: dict[tuple[str, str], str] = {}
+
+
+def _declaration_json(declaration: Any) -> str:
+    """A tool declaration as JSON, serialised once per tool: ADK rebuilds the declarations for every request."""
+    key = (declaration.name or "", declaration.description or "")
+    found = _declarations.get(key)
+    if found is None:
+        if len(_declarations) >= _CACHE_LIMIT:
+            _declarations.clear()
+        found = _declarations[key] = declaration.model_dump_json(exclude_none=True)
+    return found
+
+
 def request_pieces(request: LlmRequest) -> list[str]:
     """The strings of a request a tokenizer sees: system instruction, tool declarations, contents."""
     pieces: list[str] = []
@@ -97,7 +111,7 @@ def request_pieces(request: LlmRequest) -> list[str]:
         for tool in config.tools or []:
             declarations = getattr(tool, "function_declarations", None) or []
             for declaration in declarations:
-                pieces.append(declaration.model_dump_json(exclude_none=True))
+                pieces.append(_declaration_json(declaration))
     for content in request.contents or []:
         for part in content.parts or []:
             if part.text:

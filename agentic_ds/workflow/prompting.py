@@ -33,6 +33,7 @@ def _environment(root: str) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # prompts are plain text for a model, not HTML
         keep_trailing_newline=False,
+        auto_reload=False,  # templates are package data; re-checking their mtime on every model call is waste
     )
 
 

@@ -8,6 +8,7 @@ honest status.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,6 +81,9 @@ async def execute_run(
     final_state: dict[str, Any] = {}
     try:
         assembled = assemble(request, llm_overrides or {})
+        # Everything imported and built so far lives for the whole run; keeping it out of the collector's scans
+        # removes full-collection pauses of 100+ ms from a long session.
+        gc.freeze()
         record.isolation = assembled.services.code_runner.isolation
         record.save(workspace.file("run.json"))
         if assembled.warning:
@@ -114,6 +118,7 @@ async def execute_run(
         for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
             sink(item)
     finally:
+        gc.unfreeze()
         outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
     return outcome
 
