@@ -173,9 +173,10 @@ class _Builder:
             features = [c.name for c in numeric if c is not target][:10]
             if group:
                 features.append(group.name)
-            self.add("regression", f"Predictive baseline for {target.name}",
-                     f"Fit a baseline model of `{target.name}` from {', '.join(f'`{f}`' for f in features)}; report held-out error.",
-                     f"{{path}} reports the held-out performance of a baseline model of {target.name}.",
+            self.add("regression", f"Model of {target.name}",
+                     f"Fit a linear model of `{target.name}` on {', '.join(f'`{f}`' for f in features)}; report the variance "
+                     "explained, the typical error, each predictor's effect with its interval, and the diagnostics.",
+                     f"{{path}} states how much of the variance of {target.name} the model explains and which predictors matter.",
                      target=target.name, columns=features, group=group.name if group else "")
 
 
