@@ -47,10 +47,6 @@ class Workspace:
     def stages(self) -> Path:
         return self.root / "stages"
 
-    @property
-    def sandbox_home(self) -> Path:
-        return self.root / ".sandbox"
-
     def file(self, name: str) -> Path:
         """A top-level artifact: `plan.md`, `run.json`, `report.html`..."""
         return self.root / name

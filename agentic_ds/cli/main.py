@@ -1,4 +1,4 @@
-"""The `agentic-ds` command line: the click group, `run`, and `config show`.
+"""The `agentic-ds` command line: the click group, `run`, `config show`, and the review commands registered.
 
 This module is on the `--help` path: it imports only click and the package's light modules at
 module level; settings, models, the workflow and every provider library load inside commands.
@@ -149,15 +149,6 @@ def config_show(config: str | None, models: tuple[str, ...], workdir: str | None
     return EXIT_OK
 
 
-def _register_review_commands(group: click.Group) -> None:
-    """The review commands (show, list...) live in `agentic_ds.cli.review`, owned by its own module."""
-    try:
-        from agentic_ds.cli import review
-    except ModuleNotFoundError as exc:
-        if exc.name != "agentic_ds.cli.review":
-            raise
-        return
-    review.register(group)
+from agentic_ds.cli import review  # noqa: E402 - `list`, `show`, `open` live in their own module
 
-
-_register_review_commands(main)
+review.register(main)

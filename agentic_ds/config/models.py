@@ -131,7 +131,7 @@ def model_overrides(flags: Mapping[str, str]) -> dict[str, str]:
 def credential_env(env: Mapping[str, str] | None = None, dotenv_path: Path = Path(".env")) -> dict[str, str]:
     """The environment the credential check sees: `env` (the process environment by default) over the
     provider credentials found in `./.env`. Empty values count as unset."""
-    merged = {k: v for k, v in _dotenv_credentials(dotenv_path).items()}
+    merged = _dotenv_credentials(dotenv_path)
     merged.update({k: v for k, v in (os.environ if env is None else env).items() if v})
     return merged
 

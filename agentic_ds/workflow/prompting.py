@@ -1,7 +1,7 @@
 """Jinja2 prompt templates from `prompts/`, rendered with StrictUndefined.
 
-A missing variable is an error at render time, never a literal placeholder sent to a model; a rendered prompt is
-also checked for template residue. ADK's own `{key}` templating is bypassed by giving agents callables.
+A missing variable is an error at render time, never a literal placeholder sent to a model (tests check every
+template for leftover syntax). ADK's own `{key}` templating is bypassed by giving agents callables.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import jinja2
 from agentic_ds.errors import RunFailed
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_RESIDUE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}")
 
 
 def prompts_dir() -> Path:
@@ -46,24 +45,13 @@ def template_names() -> list[str]:
 
 
 def render(name: str, context: Mapping[str, Any]) -> str:
-    """Render `prompts/<name>.md.j2`; raises `PromptError` on a missing variable or leftover template syntax."""
+    """Render `prompts/<name>.md.j2`; raises `PromptError` on a missing variable or a broken template."""
     env = _environment(str(prompts_dir()))
     try:
         text = env.get_template(f"{name}.md.j2").render(**context)
     except jinja2.TemplateError as exc:
         raise PromptError(f"prompt '{name}' could not be rendered: {exc}") from exc
-    text = _BLANK_RUNS.sub("\n\n", text).strip() + "\n"
-    # Residue can only come from the template itself (values are inserted verbatim and may contain braces, e.g.
-    # code), so check the template's own text with the values removed.
-    return text
-
-
-def assert_no_residue(name: str, context: Mapping[str, Any]) -> None:
-    """Render with neutral values and fail if any template syntax survives (used by tests)."""
-    neutral = {k: ("" if isinstance(v, str) else v) for k, v in context.items()}
-    text = render(name, neutral)
-    if _RESIDUE.search(text):
-        raise PromptError(f"prompt '{name}' leaves template syntax in its output")
+    return _BLANK_RUNS.sub("\n\n", text).strip() + "\n"
 
 
 def instruction(name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> Callable[[Any], str]:

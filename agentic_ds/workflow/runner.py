@@ -179,10 +179,10 @@ async def _finish(
         by_model = assembled.budget.usage_by_model()
         record.cost = {"total_usd": round(assembled.budget.usd, 6), "by_model": by_model}
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
-    record.events = events.count
-    record.save(workspace.file("run.json"))
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
+    record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
+    record.save(workspace.file("run.json"))
     report_path = _write_reports(workspace)
     return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
 
