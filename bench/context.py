@@ -240,11 +240,7 @@ async def main() -> None:
             describe("on", with_),
             describe("off", without),
             f"- bars: {verdict}",
-            "",
-            "```",
-            line,
-            "```",
-        ])
+        ], result=line)
     print(line)
 
 

@@ -8,7 +8,6 @@ BENCHMARKS.md under `## loops`.
 from __future__ import annotations
 
 import random
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.record import record_section  # noqa: E402
 from agentic_ds.context.loop_detector import LoopDetector, LoopKind, find_repeated_passage  # noqa: E402
 
 Step = tuple  # ("text", str) | ("call", name, args) | ("result", name, error_or_None)
@@ -192,18 +192,6 @@ def us_per_char(text: str, rounds: int = 3) -> float:
     return best / len(text) * 1e6
 
 
-def write_benchmarks(lines: list[str]) -> None:
-    path = Path(__file__).resolve().parents[1] / "BENCHMARKS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    section = "## loops\n\n" + "\n".join(lines) + "\n"
-    pattern = re.compile(r"^## loops\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip() + "\n"
-    else:
-        text = text.rstrip() + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> None:
     rng = random.Random(6)
     loops, legit = loop_transcripts(rng), legit_transcripts(rng)
@@ -221,15 +209,13 @@ def main() -> None:
     ratio = per_char_large / per_char_small
     summary = (f"loops: recall={recall:.3f} false_positives={len(false_positives)} "
                f"linear_ratio={ratio:.2f} us_per_char={per_char_large:.4f}")
-    write_benchmarks([
+    record_section("loops", [
         f"- transcripts: {len(loops)} loops ({sum(t.expected == 'repeated_text' for t in loops)} text, "
         f"{sum(t.expected == 'repeated_tool_call' for t in loops)} tool call, {sum(t.expected == 'repeated_error' for t in loops)} error) "
         f"and {len(legit)} legitimate repetitions, each run streamed in 7-char chunks and whole",
         f"- time per character: {per_char_small:.4f} us on 100 KB, {per_char_large:.4f} us on 1 MB (CPU time, best of 3)",
         "- bars: recall >= 0.95, 0 false positives, linear_ratio <= 3, us_per_char <= 0.1",
-        "",
-        "```", summary, "```",
-    ])
+    ], result=summary)
     print(f"transcripts: {len(loops)} loops, {len(legit)} legitimate")
     print(summary)
 

@@ -185,8 +185,7 @@ def main() -> None:
             "(peak RSS of the whole process tree, sandbox kernel included, polled every 0.2 s); analyzer speed is the "
             f"median of {args.repeats} `profile_file` runs on that CSV. Bars: sample < 60 s, analyzer >= 200 MB/s, "
             "peak RSS < 2 GB. Files above 256 MB are analysed on a 1M-row DuckDB sample; direct statistics stay exact.",
-            "", f"`{line}`",
-        ])
+        ], result=line)
     print(line)
 
 

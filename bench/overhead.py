@@ -195,11 +195,7 @@ async def main() -> None:
             "tool's own time; means over the first and the last 100 such intervals of the run.",
             "",
             *details,
-            "",
-            "```",
-            line,
-            "```",
-        ])
+        ], result=line)
     print(line)
 
 

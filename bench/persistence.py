@@ -77,8 +77,7 @@ async def main() -> None:
     record_section("persistence", [
         f"Scripted orchestrated run ({args.stages} stages x {args.calls} tool calls), {args.rounds} interleaved rounds, medians.",
         "Stored events are counted by reopening `session.db` with ADK's stock SqliteSessionService.",
-        "", f"`{line}`",
-    ])
+    ], result=line)
     print(line)
 
 

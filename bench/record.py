@@ -10,7 +10,10 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[1] / "BENCHMARKS.md"
 
 
-def record_section(name: str, lines: list[str]) -> None:
+def record_section(name: str, lines: list[str], result: str | None = None) -> None:
+    """Replace `## name` with `lines`, then the benchmark's fixed last line (`result`) in a code block."""
+    if result is not None:
+        lines = [*lines, "", "```", result, "```"]
     head = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is rewritten by its script.\n"
     text = BENCHMARKS.read_text() if BENCHMARKS.exists() else head
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()

@@ -12,18 +12,20 @@ import argparse
 import asyncio
 import os
 import platform
-import re
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from agentic_ds.config.settings import SandboxSettings
-from agentic_ds.sandbox import CodeRunner
-from agentic_ds.sandbox.capture import CellCapture
-from agentic_ds.workspace import Workspace
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+from agentic_ds.config.settings import SandboxSettings  # noqa: E402
+from agentic_ds.sandbox import CodeRunner  # noqa: E402
+from agentic_ds.sandbox.capture import CellCapture  # noqa: E402
+from agentic_ds.workspace import Workspace  # noqa: E402
+from bench.record import record_section  # noqa: E402
+
 START_BAR_S = 2.0
 ROUNDTRIP_BAR_MS = 20.0
 
@@ -62,16 +64,6 @@ async def measure(starts: int, calls: int) -> tuple[list[float], list[float], li
     return start_times, round_trips, recorded, isolation
 
 
-def update_benchmarks(section: str) -> None:
-    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## sandbox\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    BENCHMARKS.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=5)
@@ -86,17 +78,18 @@ def main() -> None:
     print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
           f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
-    section = (
-        "## sandbox\n\n"
-        f"`bench/sandbox.py` on {platform.machine()}, {platform.python_version()}, isolation `{isolation}`, "
-        f"{time.strftime('%Y-%m-%d')}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n\n"
-        "| measure | median | bar |\n|---|---|---|\n"
-        f"| kernel start + first cell ({len(starts)} starts) | {start_s:.3f} s | <= {START_BAR_S:g} s |\n"
-        f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms | <= {ROUNDTRIP_BAR_MS:g} ms |\n"
-        f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep) | {cell_ms:.2f} ms | - |\n"
-    )
-    update_benchmarks(section)
-    print(f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} isolation={isolation}")
+    result = f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} isolation={isolation}"
+    record_section("sandbox", [
+        f"{platform.machine()}, Python {platform.python_version()}, isolation `{isolation}`, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.",
+        "",
+        "| measure | median | bar |",
+        "|---|---|---|",
+        f"| kernel start + first cell ({len(starts)} starts) | {start_s:.3f} s | <= {START_BAR_S:g} s |",
+        f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms | <= {ROUNDTRIP_BAR_MS:g} ms |",
+        f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep) | {cell_ms:.2f} ms | - |",
+    ], result=result)
+    print(result)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ module level; settings, models, the workflow and every provider library load ins
 
 from __future__ import annotations
 
+import inspect
 import os
 
 # litellm fetches its cost map from the network at import unless this is set; it must precede any import of it.
@@ -20,6 +21,16 @@ from agentic_ds import __version__  # noqa: E402
 from agentic_ds.cli.errors import AgenticGroup  # noqa: E402
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+# One text for the top-level help and `run --help` (appended below), so the two cannot drift.
+EXIT_CODES_HELP = """
+
+\b
+Exit codes:
+  0    completed (or completed with warnings)
+  3    incomplete (some stage or success criterion not met)
+  1    failed at run time
+  2    usage, configuration or input error
+  130  interrupted (Ctrl-C)"""
 
 
 @click.group("agentic-ds", cls=AgenticGroup, context_settings=CONTEXT_SETTINGS)
@@ -35,14 +46,6 @@ def main(ctx: click.Context, debug: bool) -> None:
       agentic-ds run --mode orchestrated "Which region grows fastest, and why?" --files data/
       agentic-ds run --mode simple "Describe sales.csv" --files sales.csv --model offline
       agentic-ds config show
-
-    \b
-    Exit codes:
-      0    completed (or completed with warnings)
-      3    incomplete (some stage or success criterion not met)
-      1    failed at run time
-      2    usage, configuration or input error
-      130  interrupted (Ctrl-C)
     """
     if isinstance(ctx.command, AgenticGroup):
         ctx.command.show_tracebacks = debug
@@ -95,18 +98,14 @@ def run(**kwargs: object) -> int:
       agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv --model openai/gpt-4.1
       agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv -m anthropic/claude-sonnet-4-5 -m coder=claude-code
       echo "Summarise the survey" | agentic-ds run --mode simple - --files survey.xlsx --json
-
-    \b
-    Exit codes:
-      0    completed (or completed with warnings)
-      3    incomplete (some stage or success criterion not met)
-      1    failed at run time
-      2    usage, configuration or input error
-      130  interrupted (Ctrl-C)
     """
     from agentic_ds.cli.run import run_click_command
 
     return run_click_command(**kwargs)
+
+
+for _command in (main, run):
+    _command.help = inspect.cleandoc(_command.help or "") + EXIT_CODES_HELP
 
 
 @main.group("config", context_settings=CONTEXT_SETTINGS)
