@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.adk.tools import FunctionTool
-
 from agentic_ds.skills.library import SkillLibrary, UnknownSkill
+from agentic_ds.tools.declared import DeclaredTool
 
 DEFAULT_TOP_N = 5
 
@@ -50,7 +49,7 @@ def _entry(skill: Any) -> dict[str, str]:
     return {"name": skill.name, "description": skill.description}
 
 
-def build_skill_tools(library: SkillLibrary, top_n: int = DEFAULT_TOP_N) -> list[FunctionTool]:
+def build_skill_tools(library: SkillLibrary, top_n: int = DEFAULT_TOP_N) -> list[DeclaredTool]:
     """`list_skills` and `load_skill` bound to `library`, as ADK function tools."""
 
     def list_skills(query: str = "") -> dict[str, Any]:
@@ -75,4 +74,4 @@ def build_skill_tools(library: SkillLibrary, top_n: int = DEFAULT_TOP_N) -> list
         """
         return load_skill_result(library, name)
 
-    return [FunctionTool(list_skills), FunctionTool(load_skill)]
+    return [DeclaredTool(list_skills), DeclaredTool(load_skill)]

@@ -8,6 +8,7 @@ from typing import Any
 from google.adk.agents import RunConfig
 
 from agentic_ds.workflow.services import AGENT_ROLES, RunServices
+from agentic_ds.workflow.telemetry import ResolvedTelemetry
 
 
 @dataclass
@@ -110,8 +111,8 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         workspace=workspace,
         settings=settings,
         models=models,
-        coder_tools=tools.coder,
-        read_only_tools=tools.read_only,
+        coder_toolset=tools.coder_toolset,
+        read_only_toolset=tools.read_only_toolset,
         code_runner=code_runner,
         skills=skills,
         coder_factory=coder_factory,
@@ -122,7 +123,9 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     app = App(name=ROOT_NAME, root_agent=root, plugins=[usage, *guards])
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
-    run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls + 50)
+    # A telemetry config read from the environment once: without one, ADK builds a new one (and re-reads six
+    # environment variables) several times per model call.
+    run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls + 50, telemetry=ResolvedTelemetry())
     return Assembled(
         app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
         toolset=tools, guards=guards, budget=budget,

@@ -37,7 +37,7 @@ def build_criteria_checker(services: RunServices) -> StructuredAgent:
         }
 
     return structured_agent(
-        services, "criteria_checker", "criteria_checker", context, tools=list(services.read_only_tools),
+        services, "criteria_checker", "criteria_checker", context, tools=[services.read_only_toolset],
         schema=CriteriaUpdate, output_key=S.CRITERIA_UPDATE, give_up=_warn("criteria_checker"),
     )
 
@@ -63,6 +63,6 @@ def build_stage_reflector(services: RunServices) -> StructuredAgent:
         }
 
     return structured_agent(
-        services, "stage_reflector", "stage_reflector", context, tools=list(services.read_only_tools),
+        services, "stage_reflector", "stage_reflector", context, tools=[services.read_only_toolset],
         schema=Reflection, output_key=S.REFLECTION, give_up=_warn("stage_reflector"),
     )

@@ -66,7 +66,7 @@ def build_coder(services: RunServices) -> BaseAgent:
         return services.coder_factory(name="coding_agent", context_builder=build)
     # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code); its
     # history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
-    return llm_agent(services, "coding_agent", "coding_agent", build, tools=list(services.coder_tools),
+    return llm_agent(services, "coding_agent", "coding_agent", build, tools=[services.coder_toolset],
                      output_key=S.IMPL_SUMMARY,
                      before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
 
@@ -91,7 +91,7 @@ def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:
 
     reviewer = llm_agent(
         services, "code_reviewer", "code_reviewer", reviewer_context,
-        tools=list(services.read_only_tools), output_key=S.CODE_REVIEW,
+        tools=[services.read_only_toolset], output_key=S.CODE_REVIEW,
     )
     confirmation = structured_agent(
         services, "impl_confirmation", "confirmation", confirmation_context,

@@ -61,11 +61,11 @@ def build_planning_loop(services: RunServices) -> NonEscalatingLoopAgent:
 
     maker = llm_agent(
         services, "plan_maker", "plan_maker", maker_context,
-        tools=list(services.read_only_tools), output_key=S.PLAN_TEXT, after_agent_callback=save_plan_md,
+        tools=[services.read_only_toolset], output_key=S.PLAN_TEXT, after_agent_callback=save_plan_md,
     )
     reviewer = llm_agent(
         services, "plan_reviewer", "plan_reviewer", reviewer_context,
-        tools=list(services.read_only_tools), output_key=S.PLAN_REVIEW,
+        tools=[services.read_only_toolset], output_key=S.PLAN_REVIEW,
     )
     confirmation = structured_agent(
         services, "plan_confirmation", "confirmation", confirmation_context,

@@ -18,11 +18,12 @@ import jinja2
 from agentic_ds.errors import RunFailed
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_PACKAGED_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
 
 
 def prompts_dir() -> Path:
     override = os.environ.get("AGENTIC_DS_PROMPTS_DIR")
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "prompts"
+    return Path(override) if override else _PACKAGED_PROMPTS
 
 
 @cache
@@ -55,10 +56,19 @@ def render(name: str, context: Mapping[str, Any]) -> str:
 
 
 def instruction(name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> Callable[[Any], str]:
-    """An ADK instruction provider: `build(state) -> context`, then render the template."""
+    """An ADK instruction provider: `build(state) -> context`, then render the template.
+
+    ADK asks for the instruction before every model call, and within a turn the state it is built from
+    rarely changes: the last context and its text are kept, and the template is rendered again only
+    when the context differs.
+    """
+    last: list[Any] = [None, ""]
 
     def provider(ctx: Any) -> str:
-        return render(name, build(ctx.state))
+        context = build(ctx.state)
+        if context != last[0]:
+            last[:] = [context, render(name, context)]
+        return last[1]
 
     provider.__name__ = f"{name}_instruction"
     return provider

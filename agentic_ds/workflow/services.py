@@ -30,8 +30,8 @@ class RunServices:
     workspace: Workspace
     settings: Settings
     models: dict[str, Any]               # agent name -> BaseLlm
-    coder_tools: list[Any]
-    read_only_tools: list[Any]
+    coder_toolset: Any                   # agentic_ds.tools.toolset.FixedToolset
+    read_only_toolset: Any
     code_runner: Any                     # agentic_ds.sandbox.CodeRunner
     skills: Any = None                   # agentic_ds.skills.SkillLibrary, or None
     coder_factory: Any = None            # builds a non-LlmAgent coder (claude-code), or None

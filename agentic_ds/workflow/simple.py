@@ -84,11 +84,11 @@ def build_simple_agents(services: RunServices) -> list[BaseAgent]:
         coder = services.coder_factory(name="coding_agent", context_builder=coder_context, template="simple_coder")
     else:
         coder = llm_agent(services, "coding_agent", "simple_coder", coder_context,
-                          tools=list(services.coder_tools), output_key=S.IMPL_SUMMARY,
+                          tools=[services.coder_toolset], output_key=S.IMPL_SUMMARY,
                           before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
     validator = structured_agent(
         services, "answer_validator", "answer_validator", validator_context,
-        tools=list(services.read_only_tools), schema=FinalAnswer, output_key=S.FINAL_ANSWER,
+        tools=[services.read_only_toolset], schema=FinalAnswer, output_key=S.FINAL_ANSWER,
     )
     loop = NonEscalatingLoopAgent(
         name="simple_loop",

@@ -61,7 +61,7 @@ def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAg
 
     return llm_agent(
         services, "summary_agent", "simple_summary" if simple else "summary_agent", context,
-        tools=list(services.read_only_tools), output_key=S.REPORT_TEXT, after_agent_callback=save,
+        tools=[services.read_only_toolset], output_key=S.REPORT_TEXT, after_agent_callback=save,
     )
 
 

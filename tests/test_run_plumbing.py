@@ -1,0 +1,97 @@
+"""The per-call plumbing of a run: one toolset with declarations built once, telemetry answers resolved once,
+instructions rendered again only when their state changed."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from google.adk.telemetry import TelemetryConfig
+from google.adk.telemetry.context import ContentCapturingMode
+
+from agentic_ds.tools.declared import DeclaredTool
+from agentic_ds.tools.toolset import FixedToolset
+from agentic_ds.workflow import prompting
+from agentic_ds.workflow.telemetry import ResolvedTelemetry
+
+ANSWERS = (
+    "resolved_content_capturing_mode",
+    "should_add_content_to_logs",
+    "should_add_content_to_experimental_spans",
+    "should_add_content_to_legacy_spans",
+    "should_use_experimental_genai_semconv",
+    "should_emit_experimental_telemetry",
+)
+
+
+def look(path: str) -> dict:
+    """Look at a path.
+
+    Args:
+        path: relative to the run directory.
+    """
+    return {"path": path}
+
+
+def test_a_declared_tool_builds_its_declaration_once_and_matches_adks():
+    tool = DeclaredTool(look)
+    first = tool._get_declaration()
+    assert tool._get_declaration() is first
+    from google.adk.tools import FunctionTool
+
+    assert first == FunctionTool(look)._get_declaration()
+    assert first.name == "look" and '"path"' in first.model_dump_json()
+
+
+async def test_a_fixed_toolset_offers_the_same_tools_every_time():
+    tools = [DeclaredTool(look)]
+    toolset = FixedToolset(tools)
+    assert await toolset.get_tools() == tools and await toolset.get_tools(None) == tools
+    await toolset.close()
+
+
+@pytest.mark.parametrize("env", [{}, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"},
+                                 {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
+                                  "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS": "false", "ADK_EXPERIMENTAL_TELEMETRY": "true"}])
+def test_resolved_telemetry_answers_as_adks_config_does(monkeypatch, env):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for fields in ({}, {"capture_message_content": ContentCapturingMode.SPAN_AND_EVENT}):
+        resolved, plain = ResolvedTelemetry(**fields), TelemetryConfig(**fields)
+        assert {name: getattr(resolved, name) for name in ANSWERS} == {name: getattr(plain, name) for name in ANSWERS}
+        assert resolved == plain and hash(resolved) == hash(ResolvedTelemetry(**fields))
+        assert resolved.model_dump() == plain.model_dump()
+
+
+def test_resolved_telemetry_keeps_its_answers_when_the_environment_changes_later(monkeypatch):
+    monkeypatch.delenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", raising=False)
+    resolved = ResolvedTelemetry()
+    assert resolved.should_add_content_to_logs is False
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+    assert resolved.should_add_content_to_logs is False  # as ADK's own config: the environment is read once
+    assert os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] == "true"
+
+
+class _Ctx:
+    def __init__(self, state: dict) -> None:
+        self.state = state
+
+
+def test_an_instruction_is_rendered_again_only_when_its_context_changed(monkeypatch, tmp_path):
+    (tmp_path / "probe.md.j2").write_text("Task: {{ task }}\nStage: {{ stage.title }}\n")
+    monkeypatch.setenv("AGENTIC_DS_PROMPTS_DIR", str(tmp_path))
+    rendered: list[dict] = []
+    real_render = prompting.render
+
+    def counting_render(name, context):
+        rendered.append(dict(context))
+        return real_render(name, context)
+
+    monkeypatch.setattr(prompting, "render", counting_render)
+    provider = prompting.instruction("probe", lambda state: {"task": state["task"], "stage": state["stage"]})
+    state = {"task": "find the trend", "stage": {"title": "Load"}}
+    first = provider(_Ctx(state))
+    assert first == "Task: find the trend\nStage: Load\n"
+    assert provider(_Ctx(dict(state))) == first and len(rendered) == 1
+    changed = provider(_Ctx({**state, "stage": {"title": "Model"}}))
+    assert "Stage: Model" in changed and len(rendered) == 2
