@@ -6,6 +6,9 @@ import random
 
 from google.adk.agents import LlmAgent
 from google.adk.apps import App
+from google.adk.events import Event, EventActions
+from google.adk.events.event_actions import EventCompaction
+from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
@@ -13,7 +16,7 @@ from google.genai import types
 
 from agentic_ds.config.settings import ContextSettings
 from agentic_ds.context.compaction import SUMMARY_HEADER, ExtractiveSummarizer, build_compaction_config
-from agentic_ds.context.compaction_guard import CompactionGuard
+from agentic_ds.context.compaction_guard import CompactionGuard, forget_compacted, retention_within
 from agentic_ds.context.tokens import count_tokens
 from agentic_ds.testing.scripted import ScriptedLlm, call, text
 
@@ -106,3 +109,72 @@ def test_config_budget_from_window_and_off_switch():
     assert build_compaction_config(ContextSettings(compaction=False), None, 200_000) is None
     config = build_compaction_config(ContextSettings(keep_recent_events=3), ScriptedLlm(model="offline-model"), None)
     assert isinstance(config.summarizer, ExtractiveSummarizer) and config.event_retention_size == 3
+
+
+class _MemoryProbe(BasePlugin):
+    """Records how many events the in-memory session holds at each model call."""
+
+    def __init__(self) -> None:
+        super().__init__(name="memory_probe")
+        self.sizes: list[int] = []
+
+    async def before_model_callback(self, *, callback_context, llm_request):
+        self.sizes.append(len(callback_context.get_invocation_context().session.events))
+        return None
+
+
+async def test_compacted_events_leave_memory_and_stay_in_session_db(tmp_path):
+    db = tmp_path / "session.db"
+    probe = _MemoryProbe()
+    model = ScriptedLlm(name="coder", script=coder_script(24, rows=45))
+    agent = LlmAgent(name="coder", model=model, instruction="You analyse data.", tools=[run_python])
+    compaction = build_compaction_config(ContextSettings(budget_tokens=BUDGET, keep_recent_events=2), None, None)
+    guard = CompactionGuard(compaction)
+    app = App(name="ctx", root_agent=agent, plugins=[guard, probe])
+    runner = Runner(app=app, session_service=SqliteSessionService(str(db)))
+    session = await runner.session_service.create_session(app_name="ctx", user_id="u")
+    message = types.Content(role="user", parts=[types.Part(text="analyse inputs/sales.csv")])
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        pass
+    model.assert_complete()
+    assert guard.compactions >= 3 and guard.over_budget_calls == 0
+    stored = await SqliteSessionService(str(db)).get_session(app_name="ctx", user_id="u", session_id=session.id)
+    assert len(stored.events) == 1 + 2 * 24 + 1 + guard.compactions  # message, call/response pairs, answer, summaries
+    # in memory: the newest summary and what it does not cover, never the whole turn
+    assert max(probe.sizes) < len(stored.events) / 2, probe.sizes
+    last = model.request_text(len(model.requests) - 1)
+    assert "outputs/step_0.csv" in last and "1000 rows" in last  # the earliest facts survive in the summary
+
+
+def _span(start: float, end: float) -> EventCompaction:
+    summary = types.Content(role="model", parts=[types.Part(text="summary")])
+    return EventCompaction(start_timestamp=start, end_timestamp=end, compacted_content=summary)
+
+
+def _event(author: str, text_: str, *, compaction=None) -> Event:
+    return Event(author=author, content=types.Content(role="model", parts=[types.Part(text=text_)]),
+                 actions=EventActions(compaction=compaction))
+
+
+def test_retention_keeps_the_newest_events_that_fit_in_the_room():
+    small, big = "ok " * 10, "1234 5678 " * 400
+    history = [_event("coder", small), _event("coder", big), _event("coder", small), _event("coder", small)]
+    assert retention_within(history, None, limit_tokens=10_000, max_events=6) == 4
+    assert retention_within(history, None, limit_tokens=10_000, max_events=2) == 2
+    assert retention_within(history, None, limit_tokens=100, max_events=6) == 2   # stops before the big one
+    assert retention_within(history, None, limit_tokens=5, max_events=6) == 0
+    summary = _event("coder", "", compaction=_span(0, 1))
+    assert retention_within([*history[:3], summary, history[3]], None, limit_tokens=100, max_events=6) == 2
+
+
+def test_forgetting_drops_what_a_summary_stands_for_and_summaries_it_supersedes():
+    raw = [_event("coder", f"step {i}") for i in range(4)]
+    for i, event in enumerate(raw):
+        event.timestamp = float(i + 1)
+    older = _event("coder", "", compaction=_span(1.0, 2.0))
+    newer = _event("coder", "", compaction=_span(1.0, 3.0))
+    other_agent = _event("reviewer", "", compaction=_span(1.0, 2.0))
+    user = _event("user", "analyse it")
+    events = [user, raw[0], raw[1], older, raw[2], other_agent, newer, raw[3]]
+    forget_compacted(events, [raw[2]], newer)
+    assert events == [user, raw[0], raw[1], other_agent, newer, raw[3]]

@@ -62,6 +62,9 @@ async def test_repeated_tool_call_gets_a_divergence_instruction_then_the_turn_en
     assert "LOOP DETECTED" not in model.request_text(2)
     assert "LOOP DETECTED (coder)" in model.request_text(3)
     assert 'run_python({"code":"df.head()"})' in model.request_text(3)
+    # it goes into the system instruction: the contents stay ADK's history, for compaction to work on as they are
+    assert "LOOP DETECTED (coder)" in model.requests[3].config.system_instruction
+    assert len(model.requests[3].contents) == len(model.requests[2].contents) + 2
     # the 4th identical call was replaced by a final text: the call never ran
     assert sum(1 for e in events for r in e.get_function_responses()) == 3
     assert final_texts(events, "coder") == [guard.warnings[0]]

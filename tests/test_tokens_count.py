@@ -51,3 +51,18 @@ def test_context_window_from_config_then_litellm_then_unknown():
     assert context_window("offline") is None
     assert context_window("ollama_chat/some-unknown-model") is None
     assert context_window(None) is None
+
+
+def test_tool_payloads_counted_once_stay_right_when_shared_copied_or_different():
+    response = {"output": numeric_table(30)}
+    part = types.Part(function_response=types.FunctionResponse(name="run_python", response=response))
+    first = count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[part])]))
+    # ADK copies each Part for a request but shares the payload dict: the cached count applies
+    copied = part.model_copy()
+    again = count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[copied])]))
+    assert again == first
+    # an equal payload in another dict counts the same; a different payload counts differently
+    twin = types.Part(function_response=types.FunctionResponse(name="run_python", response=dict(response)))
+    assert count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[twin])])) == first
+    other = types.Part(function_response=types.FunctionResponse(name="run_python", response={"output": "ok"}))
+    assert count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[other])])) < first

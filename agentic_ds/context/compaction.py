@@ -14,6 +14,7 @@ model, else ADK's `LlmEventSummarizer` with `COMPACTOR_PROMPT`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import warnings
@@ -153,6 +154,7 @@ def _event_lines(event: Event) -> list[str]:
     return lines
 
 
+@functools.lru_cache(maxsize=4096)  # a rolling summary carries its lines into every later summary
 def _priority(line: str) -> int:
     if _CALL.match(line):  # what was tried ranks below what came of it (its results carry the names again)
         return 1 if _NUMBER.search(line) or _FILE.search(line) else 0

@@ -34,9 +34,16 @@ from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
-from agentic_ds.context.tokens import count_tokens
+from agentic_ds.context.tokens import count_content, count_tokens
 
 logger = logging.getLogger(__name__)
+
+# A compaction aims to leave the prompt at most this share of the budget, so the turn can go on for a while
+# before the next one (each costs a summary, and a compactor model call when the compactor is a model). What
+# the instruction, the tool declarations and a summary (up to a quarter of the budget) leave of it goes to the
+# newest events, kept verbatim.
+COMPACT_TO_SHARE = 0.75
+SUMMARY_SHARE = 0.25
 
 
 async def _history(ctx: InvocationContext) -> list[types.Content]:
@@ -47,6 +54,13 @@ async def _history(ctx: InvocationContext) -> list[types.Content]:
     async for _ in _contents.request_processor.run_async(ctx, scratch):
         pass
     return scratch.contents
+
+
+def _contents_are_history(agent: object) -> bool:
+    """Whether a request's contents, when plugins see it, are exactly ADK's contents processor output: the
+    processors that run after it and edit contents (NL planning, code execution) serve only agents with a
+    planner or a code executor, and no plugin before this one adds contents."""
+    return getattr(agent, "planner", None) is None and getattr(agent, "code_executor", None) is None
 
 
 def splice(request: list[types.Content], old: list[types.Content], new: list[types.Content]) -> list[types.Content] | None:
@@ -102,7 +116,7 @@ class CompactionGuard(BasePlugin):
             config = self.config or ctx.events_compaction_config
             tokens = count_tokens(llm_request.model, llm_request)
             if config is not None and config.token_threshold is not None and tokens > config.token_threshold:
-                if await self._compact(ctx, config, llm_request):
+                if await self._compact(ctx, config, llm_request, tokens):
                     tokens = count_tokens(llm_request.model, llm_request)
                 if tokens > config.token_threshold:
                     self.over_budget_calls += 1
@@ -112,13 +126,24 @@ class CompactionGuard(BasePlugin):
             logger.exception("compaction guard failed; the request goes out uncompacted")
         return None
 
-    async def _compact(self, ctx: InvocationContext, config: EventsCompactionConfig, llm_request: LlmRequest) -> bool:
-        """Compact keeping `event_retention_size` events verbatim; if the request is still over budget (the kept
-        events alone are too big), summarize those too. True when the request now carries the summary."""
-        old = await _history(ctx)
+    async def _compact(
+        self, ctx: InvocationContext, config: EventsCompactionConfig, llm_request: LlmRequest, tokens: int
+    ) -> bool:
+        """Compact keeping at most `event_retention_size` of the newest events verbatim, as many as fit in the
+        room `COMPACT_TO_SHARE` leaves; if the request is still over budget, summarize those too. True when the
+        request now carries the summary."""
+        model = llm_request.model
+        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await _history(ctx)
+        history = visible_history(ctx)
+        fixed = tokens - sum(count_content(model, content) for content in llm_request.contents)
+        room = int(config.token_threshold * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed
+        kept = retention_within(history, model, room, config.event_retention_size or 0)
         spliced = None
-        for retention in dict.fromkeys((config.event_retention_size, 0)):
-            event = await compact_visible_history(ctx, config.model_copy(update={"event_retention_size": retention}))
+        for retention in dict.fromkeys((kept, 0)):
+            event = await compact_visible_history(
+                ctx, config.model_copy(update={"event_retention_size": retention}), history
+            )
+            history = None  # a second pass works on the history as the first one left it
             if event is None:
                 continue
             self.compactions += 1
@@ -136,6 +161,23 @@ class CompactionGuard(BasePlugin):
             return False
         llm_request.contents = spliced
         return True
+
+
+def retention_within(history: list[Event], model: str | None, limit_tokens: int, max_events: int) -> int:
+    """How many of the newest events of `history` to keep verbatim: at most `max_events`, together at most
+    `limit_tokens`. Kept events that would fill the budget on their own would only bring the next compaction
+    (or a second pass) closer; what does not fit goes into the summary."""
+    kept = tokens = 0
+    for event in reversed(history):
+        if kept == max_events:
+            break
+        if event.actions and event.actions.compaction:
+            continue
+        tokens += count_content(model, event.content)
+        if tokens > limit_tokens:
+            break
+        kept += 1
+    return kept
 
 
 def visible_history(ctx: InvocationContext) -> list[Event]:
@@ -158,15 +200,17 @@ def visible_history(ctx: InvocationContext) -> list[Event]:
     return events[start:]
 
 
-async def compact_visible_history(ctx: InvocationContext, config: EventsCompactionConfig) -> Event | None:
-    """Summarize the older part of `visible_history`, keeping `event_retention_size` events verbatim (and
-    every tool call with its response); persist and return the summary event. None when nothing was worth
-    compacting."""
+async def compact_visible_history(
+    ctx: InvocationContext, config: EventsCompactionConfig, history: list[Event] | None = None
+) -> Event | None:
+    """Summarize the older part of `visible_history` (or of `history`, when given), keeping
+    `event_retention_size` events verbatim (and every tool call with its response); persist and return the
+    summary event. None when nothing was worth compacting."""
     from google.adk.apps.compaction import _events_to_compact_for_token_threshold, _is_range_worth_compacting
 
     if config.summarizer is None or config.event_retention_size is None:
         return None
-    history = visible_history(ctx)
+    history = visible_history(ctx) if history is None else history
     chosen = _events_to_compact_for_token_threshold(events=history, event_retention_size=config.event_retention_size)
     if not chosen or not _is_range_worth_compacting(events=history, events_to_compact=chosen):
         return None
@@ -175,4 +219,28 @@ async def compact_visible_history(ctx: InvocationContext, config: EventsCompacti
         return None
     event.author, event.branch, event.isolation_scope = ctx.agent.name, ctx.branch, ctx.isolation_scope
     await ctx.session_service.append_event(session=ctx.session, event=event)
+    forget_compacted(ctx.session.events, chosen, event)
     return event
+
+
+def forget_compacted(events: list[Event], compacted: list[Event], summary: Event) -> None:
+    """Drop from the in-memory session what `summary` now stands for: the compacted events and the earlier
+    summaries of the same history it supersedes. `session.db` keeps them all.
+
+    ADK renders a compacted range as its summary, so these events are never sent again, yet it walks the
+    in-memory list on every model call (turn detection, call/response pairing, compaction ranges); without
+    this, a long turn's per-call cost grows with every event it ever made, compacted or not.
+    """
+    gone = {id(event) for event in compacted}
+    span = summary.actions.compaction
+
+    def superseded(event: Event) -> bool:
+        earlier = event.actions.compaction if event.actions else None
+        stamps = (span.start_timestamp, span.end_timestamp, *((earlier.start_timestamp, earlier.end_timestamp) if earlier else ()))
+        return (
+            earlier is not None and None not in stamps and event is not summary and event.author == summary.author
+            and event.branch == summary.branch and span.start_timestamp <= earlier.start_timestamp
+            and earlier.end_timestamp <= span.end_timestamp
+        )
+
+    events[:] = [event for event in events if id(event) not in gone and not superseded(event)]

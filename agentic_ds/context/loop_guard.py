@@ -4,8 +4,10 @@ Register it on the App (`App(plugins=[LoopGuard(...)])`). Per agent it feeds a `
 the agent's responses (text and function calls) and its tool results (a raised tool error, or a
 result dict with a truthy "error" key, counts as an error).
 
-- First detection of a kind for an agent: the agent's next model request gets a user message
-  naming what repeats and asking for a different approach.
+- First detection of a kind for an agent: the agent's next model request gets an instruction (appended
+  to its system instruction) naming what repeats and asking for a different approach. It goes there, not
+  into the contents, so a request's contents stay exactly the history ADK built, which the compaction
+  guard (registered after this plugin) compacts and counts as they are.
 - The same kind detected again before the agent broke the repetition: the agent's turn is ended by
   a text-only response (ADK ends an LlmAgent's turn on a response with no function call), the
   warning goes to `warnings` and to session state under `state.WARNINGS`, and the run goes on.
@@ -128,7 +130,7 @@ class LoopGuard(BasePlugin):
         if watch.stop_signal is not None:
             return self._stop(agent, callback_context)
         if watch.pending_instruction:
-            llm_request.contents.append(types.Content(role="user", parts=[types.Part(text=watch.pending_instruction)]))
+            llm_request.append_instructions([watch.pending_instruction])
             watch.pending_instruction = None
         return None
 

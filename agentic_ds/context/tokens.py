@@ -17,12 +17,13 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from google.adk.models import LlmRequest
+    from google.genai import types
 
     from agentic_ds.config.settings import ModelOptions
 
@@ -61,10 +62,16 @@ def litellm_knows(model: str | None) -> bool:
 
 
 class _PieceCache:
-    """Token counts of strings already seen: a prompt repeats most of its history on every call."""
+    """Token counts of what was already seen: a prompt repeats most of its history on every call.
+
+    Texts are keyed by value. Tool-call arguments and tool results are keyed by object: ADK's request
+    copies share those dicts with the session's events, so a payload is serialised and counted once, not
+    on every call that carries it (the entry holds the object, so its id cannot be reused while cached).
+    """
 
     def __init__(self) -> None:
         self._counts: dict[tuple[str | None, str], int] = {}
+        self._payloads: dict[tuple[str | None, str, int], tuple[Any, int]] = {}
 
     def count(self, model: str | None, text: str) -> int:
         key = (model, text)
@@ -75,6 +82,18 @@ class _PieceCache:
                 self._counts.clear()
             self._counts[key] = found
         return found
+
+    def count_payload(self, model: str | None, name: str | None, payload: Any) -> int:
+        """Tokens of a tool call or result: `name` and its arguments or response, as JSON."""
+        key = (model, name or "", id(payload))
+        found = self._payloads.get(key)
+        if found is not None and found[0] is payload:
+            return found[1]
+        tokens = _count_text(model, f"{name} {json.dumps(payload, default=str)}")
+        if len(self._payloads) >= _CACHE_LIMIT:
+            self._payloads.clear()
+        self._payloads[key] = (payload, tokens)
+        return tokens
 
 
 _cache = _PieceCache()
@@ -100,35 +119,40 @@ def _declaration_json(declaration: Any) -> str:
     return found
 
 
-def request_pieces(request: LlmRequest) -> list[str]:
-    """The strings of a request a tokenizer sees: system instruction, tool declarations, contents."""
-    pieces: list[str] = []
+def _request_counts(model: str | None, request: LlmRequest) -> Iterator[int]:
+    """Tokens of each piece of a request a tokenizer sees: system instruction, tool declarations, contents."""
     config = request.config
     if config is not None:
         system = config.system_instruction
         if system:
-            pieces.append(system if isinstance(system, str) else str(system))
+            yield _cache.count(model, system if isinstance(system, str) else str(system))
         for tool in config.tools or []:
-            declarations = getattr(tool, "function_declarations", None) or []
-            for declaration in declarations:
-                pieces.append(_declaration_json(declaration))
+            for declaration in getattr(tool, "function_declarations", None) or []:
+                yield _cache.count(model, _declaration_json(declaration))
     for content in request.contents or []:
-        for part in content.parts or []:
-            if part.text:
-                pieces.append(part.text)
-            if part.function_call:
-                pieces.append(f"{part.function_call.name} {json.dumps(part.function_call.args, default=str)}")
-            if part.function_response:
-                pieces.append(f"{part.function_response.name} {json.dumps(part.function_response.response, default=str)}")
-    return pieces
+        yield count_content(model, content)
+
+
+def count_content(model: str | None, content: types.Content | None) -> int:
+    """Tokens of one message: its texts, tool calls and tool results, plus the message's own overhead."""
+    if content is None:
+        return 0
+    tokens = _PER_MESSAGE
+    for part in content.parts or []:
+        if part.text:
+            tokens += _cache.count(model, part.text)
+        if part.function_call:
+            tokens += _cache.count_payload(model, part.function_call.name, part.function_call.args)
+        if part.function_response:
+            tokens += _cache.count_payload(model, part.function_response.name, part.function_response.response)
+    return tokens
 
 
 def count_tokens(model: str | None, text_or_request: str | LlmRequest | Any) -> int:
     """Tokens in a text or an `LlmRequest` for `model` (None: the estimate)."""
     if isinstance(text_or_request, str):
         return _count_text(model, text_or_request)
-    contents = getattr(text_or_request, "contents", None) or []
-    return sum(_cache.count(model, piece) for piece in request_pieces(text_or_request)) + _PER_MESSAGE * len(contents)
+    return sum(_request_counts(model, text_or_request))
 
 
 def context_window(model: str | None, options: Mapping[str, ModelOptions] | None = None) -> int | None:
