@@ -234,7 +234,7 @@ async def main() -> None:
             "guard on and compaction live. Per-call cost = time between two consecutive model calls inside one coder "
             "turn (ADK's event handling, the tool, the next request's assembly, plugins, persistence) minus the "
             "tool's own time; means over the first and the last 100 such intervals of the run. The CPU check is "
-            "10 million additions in pure Python (about 0.5 s when this machine is not throttled).",
+            "10 million additions in pure Python (about 0.2 s when this machine is not throttled).",
             "",
             *details,
         ], result=line)
