@@ -8,8 +8,10 @@ the request actually about to be sent (`count_tokens`) and, when it is over the 
 `token_threshold`, compacts at once with ADK's own pieces (its event selection and call/response
 pairing, the config's summarizer, an `EventCompaction` event appended through
 `session_service.append_event`, so it is persisted), then replaces the compacted history in this
-request with the summary. In a run the guard gets the config itself and the App none, so ADK's own
-trigger stays off (see below).
+request with the summary. It compacts down to about 3/4 of the budget (the newest events that fit stay
+verbatim), so the turn goes on for a while before the next compaction, and drops the compacted events
+from the in-memory session (`session.db` keeps them), so a long turn's per-call cost stays flat. In a
+run the guard gets the config itself and the App none, so ADK's own trigger stays off (see below).
 
 Unlike ADK's session-wide trigger, it compacts only the history this agent is sent: its branch, and for
 an agent with `include_contents="none"` its current turn. The summary event is authored by the agent and
