@@ -50,9 +50,18 @@ async def test_a_fixed_toolset_offers_the_same_tools_every_time():
     await toolset.close()
 
 
-@pytest.mark.parametrize("env", [{}, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"},
-                                 {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
-                                  "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS": "false", "ADK_EXPERIMENTAL_TELEMETRY": "true"}])
+ENVIRONMENTS = [
+    {},
+    {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"},
+    {
+        "OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
+        "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS": "false",
+        "ADK_EXPERIMENTAL_TELEMETRY": "true",
+    },
+]
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_resolved_telemetry_answers_as_adks_config_does(monkeypatch, env):
     for name, value in env.items():
         monkeypatch.setenv(name, value)

@@ -238,11 +238,9 @@ def forget_compacted(events: list[Event], compacted: list[Event], summary: Event
 
     def superseded(event: Event) -> bool:
         earlier = event.actions.compaction if event.actions else None
-        stamps = (span.start_timestamp, span.end_timestamp, *((earlier.start_timestamp, earlier.end_timestamp) if earlier else ()))
-        return (
-            earlier is not None and None not in stamps and event is not summary and event.author == summary.author
-            and event.branch == summary.branch and span.start_timestamp <= earlier.start_timestamp
-            and earlier.end_timestamp <= span.end_timestamp
-        )
+        if earlier is None or event is summary or (event.author, event.branch) != (summary.author, summary.branch):
+            return False
+        stamps = (span.start_timestamp, earlier.start_timestamp, earlier.end_timestamp, span.end_timestamp)
+        return None not in stamps and list(stamps) == sorted(stamps)  # the earlier range lies within this one
 
     events[:] = [event for event in events if id(event) not in gone and not superseded(event)]
