@@ -76,7 +76,7 @@ class FixedToolset(BaseToolset):
         self.tools = list(tools)
 
     async def get_tools(self, readonly_context: Any = None) -> list[BaseTool]:
-        return self.tools
+        return list(self.tools)  # a copy: whatever ADK does with the list cannot change the set
 
     async def close(self) -> None:
         return None

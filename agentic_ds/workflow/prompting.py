@@ -60,7 +60,8 @@ def instruction(name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any
 
     ADK asks for the instruction before every model call, and within a turn the state it is built from
     rarely changes: the last context and its text are kept, and the template is rendered again only
-    when the context differs.
+    when the context differs. State values are replaced, never edited in place (see `plan_state`), so
+    comparing contexts by value sees every change.
     """
     last: list[Any] = [None, ""]
 

@@ -29,15 +29,14 @@ class ResolvedTelemetry(TelemetryConfig):
     )
     should_emit_experimental_telemetry = cached_property(TelemetryConfig.should_emit_experimental_telemetry.fget)
 
-    def _fields(self) -> tuple:
-        return tuple(getattr(self, name) for name in type(self).model_fields)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TelemetryConfig):
             return NotImplemented
-        return type(other) in (TelemetryConfig, ResolvedTelemetry) and self._fields() == tuple(
-            getattr(other, name) for name in TelemetryConfig.model_fields
-        )
+        return _fields(self) == _fields(other)
 
     def __hash__(self) -> int:
-        return hash((TelemetryConfig, self._fields()))
+        return hash((TelemetryConfig, _fields(self)))
+
+
+def _fields(config: TelemetryConfig) -> tuple:
+    return tuple(getattr(config, name) for name in TelemetryConfig.model_fields)
