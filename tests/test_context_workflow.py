@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from agentic_ds.config.settings import ContextSettings, Settings
@@ -106,6 +108,12 @@ async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summ
     assert {e.branch for e in compactions} == {"stage_orchestrator.s1", "stage_orchestrator.s2"}
     assert all(e.author == "coding_agent" for e in compactions)
 
+    record = json.loads((outcome.workspace.root / "run.json").read_text())["context"]
+    assert record["budget_tokens"] == BUDGET and 0 < record["max_prompt_tokens"] <= BUDGET
+    assert record["compactions"] == len(compactions) and record["over_budget_calls"] == 0
+    report = (outcome.workspace.root / "report.md").read_text()
+    assert f"Context: every prompt fit the {BUDGET:,}-token budget" in report and f"{len(compactions)} compaction" in report
+
     coder_model = models["coding_agent"]
     last_of_stage1 = coder_model.request_text(CELLS)
     # the early cells were summarized (their file names and numbers kept) and the newest cell kept verbatim
@@ -156,3 +164,17 @@ async def test_compaction_events_are_in_events_jsonl_too(tmp_path):
     outcome, _ = await run_scripted(tmp_path, "Which region has the highest mean price?", [csv], scripts, settings=settings)
     records = [_json.loads(line) for line in (outcome.workspace.root / "events.jsonl").read_text().splitlines()]
     assert any(r["kind"] == "compaction" for r in records), sorted({r["kind"] for r in records})
+
+
+async def test_a_looping_coder_is_redirected_then_stopped_and_the_run_goes_on_with_it_on_record(tmp_path):
+    scripts = happy_scripts()
+    same = call("run_python", code="print('checking the data again')")
+    scripts["coding_agent"][0:2] = [same, same, same, same]  # stage 1: the same cell four times
+    outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts)
+    coder = models["coding_agent"]
+    assert "LOOP DETECTED (coding_agent)" in coder.request_text(3) and "LOOP DETECTED" not in coder.request_text(2)
+    record = json.loads((outcome.workspace.root / "run.json").read_text())
+    assert outcome.status in ("completed", "completed_with_warnings"), outcome.reason
+    assert [s["status"] for s in record["stages"]] == ["approved", "approved"]   # stage 2 still ran
+    assert record["context"]["loop_divergences"] == 1 and record["context"]["loop_stops"] == 1
+    assert any("stopped for looping" in w for w in record["warnings"]), record["warnings"]

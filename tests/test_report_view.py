@@ -164,3 +164,17 @@ def test_figures_are_attributed_by_stage_number_whatever_their_slug(tmp_path):
 
     assert [f.path for f in view.stages[1].figures] == ["figures/02-compare-regions-001.png", "figures/02-answer-by-group.png"]
     assert [f.path for f in view.extra_figures] == ["figures/summary.png"]
+
+
+def test_the_context_record_reads_as_one_sentence():
+    from agentic_ds.report.view import context_note
+
+    kept = {"budget_tokens": 6000, "max_prompt_tokens": 5997, "compactions": 3, "over_budget_calls": 0,
+            "loop_divergences": 1, "loop_stops": 0}
+    assert context_note(kept) == ("Context: every prompt fit the 6,000-token budget (largest prompt 5,997); "
+                                  "3 compactions; loop guard: 1 redirection, 0 stops.")
+    over = {"budget_tokens": 4000, "max_prompt_tokens": 4500, "compactions": 1, "over_budget_calls": 2}
+    assert context_note(over) == ("Context: 2 prompts went over the 4,000-token budget (largest prompt 4,500) even "
+                                  "after compaction; 1 compaction.")
+    assert context_note({"loop_divergences": 0, "loop_stops": 0}) == "Context: loop guard: 0 redirections, 0 stops."
+    assert context_note({}) == "" and context_note({"budget_tokens": "junk"}) == ""

@@ -134,6 +134,8 @@ def _cost_lines(view: RunView) -> list[str]:
     else:
         lines += ["No model usage was recorded.", ""]
     lines.append(f"Wall time: {fmt.duration(view.wall_s)}.")
+    if view.context_note:
+        lines += ["", view.context_note]
     return lines
 
 

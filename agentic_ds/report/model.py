@@ -93,6 +93,7 @@ class RunView:
     agents: list[AgentUsage] = field(default_factory=list)
     costs: list[ModelCost] = field(default_factory=list)
     total_usd: float | None = None
+    context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
     stages: list[StageView] = field(default_factory=list)
     criteria: list[CriterionView] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

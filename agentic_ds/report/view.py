@@ -26,14 +26,15 @@ from agentic_ds.report.coerce import (
     read_text,
     strings,
 )
+from agentic_ds.report.formatting import count
 from agentic_ds.report.model import (
+    REPORT_FILES,
     AgentUsage,
     CriterionView,
     FigureRef,
     FinalAnswer,
     InputView,
     ModelCost,
-    REPORT_FILES,
     RunView,
     StageView,
 )
@@ -75,6 +76,7 @@ def load_run_view(root: Path | str) -> RunView:
     cost = as_dict(record.get("cost"))
     view.costs = [_model_cost(name, as_dict(data)) for name, data in as_dict(cost.get("by_model")).items()]
     view.total_usd = as_float(cost.get("total_usd")) if "total_usd" in cost else _sum_usd(view.costs)
+    view.context_note = context_note(as_dict(record.get("context")))
     view.criteria = _criteria(record, plan)
     view.warnings = strings(record.get("warnings"))
     view.final_answer = _final_answer(as_dict(record.get("final_answer")))
@@ -289,6 +291,25 @@ def _model_cost(name: str, data: dict[str, Any]) -> ModelCost:
     usd = data.get("usd")
     return ModelCost(model=str(name), calls=as_int(data.get("calls")), input_tokens=as_int(data.get("input_tokens")),
                      output_tokens=as_int(data.get("output_tokens")), usd=as_float(usd) if usd is not None else None)
+
+
+def context_note(context: dict[str, Any]) -> str:
+    """One sentence on how the run kept its prompts in budget (run.json's `context`); empty when not recorded."""
+    parts: list[str] = []
+    budget, largest = as_int(context.get("budget_tokens")), as_int(context.get("max_prompt_tokens"))
+    if budget:
+        over = as_int(context.get("over_budget_calls")) or 0
+        limit = f"the {count(budget)}-token budget (largest prompt {count(largest)})"
+        parts.append(f"{_plural(over, 'prompt')} went over {limit} even after compaction" if over else f"every prompt fit {limit}")
+        parts.append(_plural(as_int(context.get("compactions")) or 0, "compaction"))
+    if "loop_divergences" in context:
+        redirections = _plural(as_int(context.get("loop_divergences")) or 0, "redirection")
+        parts.append(f"loop guard: {redirections}, {_plural(as_int(context.get('loop_stops')) or 0, 'stop')}")
+    return ("Context: " + "; ".join(parts) + ".") if parts else ""
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _sum_usd(costs: list[ModelCost]) -> float | None:

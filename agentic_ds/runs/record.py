@@ -34,6 +34,7 @@ class RunRecord(BaseModel):
     cost: dict[str, Any] = Field(default_factory=dict)
     tokens: dict[str, Any] = Field(default_factory=dict)
     events: int = 0
+    context: dict[str, Any] = Field(default_factory=dict)   # prompt budget, compactions, loop responses
     stages: list[dict[str, Any]] = Field(default_factory=list)
     criteria: list[dict[str, Any]] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)

@@ -23,6 +23,21 @@ class Assembled:
     budget: Any = None
     compaction_guard: Any = None
 
+    def context_json(self) -> dict[str, Any]:
+        """How the run stayed inside its context: the prompt budget and what compaction and the loop guard did."""
+        out: dict[str, Any] = {}
+        guard = self.compaction_guard
+        if guard is not None:
+            out.update(
+                budget_tokens=guard.config.token_threshold,
+                max_prompt_tokens=guard.max_prompt_tokens,
+                compactions=guard.compactions,
+                over_budget_calls=guard.over_budget_calls,
+            )
+        for loops in (g for g in self.guards if g.name == "loop_guard"):
+            out.update(loop_divergences=loops.divergences, loop_stops=loops.stops)
+        return out
+
     def extra_warnings(self) -> list[str]:
         out: list[str] = []
         for guard in self.guards:

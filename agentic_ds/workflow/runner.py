@@ -179,6 +179,7 @@ async def _finish(
         by_model = assembled.budget.usage_by_model()
         record.cost = {"total_usd": round(assembled.budget.usd, 6), "by_model": by_model}
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
+        record.context = assembled.context_json()
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
