@@ -64,9 +64,11 @@ def open_dir(path: Path, root: Path, *, create: bool = False) -> Iterator[int]:
         walked = Path(root)
         for name in _parts(path, root):
             walked = walked / name
+            created = False
             if create:
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(name, DIR_MODE, dir_fd=fd)
+                    created = True
             try:
                 child = os.open(name, _DIR_FLAGS, dir_fd=fd)
             except FileNotFoundError:
@@ -75,6 +77,8 @@ def open_dir(path: Path, root: Path, *, create: bool = False) -> Iterator[int]:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise
                 raise UnsafeFile(walked, _describe(fd, name)) from exc
+            if created:
+                os.fchmod(child, DIR_MODE)   # the same mode whatever the umask, like the files
             os.close(fd)
             fd = child
         yield fd

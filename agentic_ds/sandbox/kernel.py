@@ -131,7 +131,8 @@ class SandboxKernel:
 
     async def start(self) -> None:
         try:
-            # In `.sandbox/`, which the sandbox cannot write: the code can neither swap nor fill the log.
+            # In `.sandbox/`, which the sandbox cannot write: the code cannot swap the log for a link; what it
+            # prints to the inherited descriptor is bounded by RLIMIT_FSIZE like any file it writes.
             with safe_files.open_append(self.run_dir / ".sandbox" / "kernel.log", root=self.run_dir, text=False) as log:
                 await self.km.start_kernel(
                     env=self.env,

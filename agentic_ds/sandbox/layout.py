@@ -24,12 +24,47 @@ HOME = ".sandbox/home"
 HOME_DIRS = {"IPYTHONDIR": ".ipython", "MPLCONFIGDIR": ".matplotlib", "XDG_CACHE_HOME": ".cache", "XDG_CONFIG_HOME": ".config"}
 
 
-def prepare(run_dir: Path, user: SandboxUser) -> None:
-    """Create the writable folders (and the home's own) and hand them to the sandbox user."""
+def prepare(run_dir: Path, user: SandboxUser) -> list[str]:
+    """Create the writable folders (and the home's own) and hand them to the sandbox user.
+
+    When the code runs as another user (`nobody`), it must also be able to read the run directory and
+    its inputs: folders get o+rx and our own copies of the inputs o+r. A hard-linked input (the user's
+    own file, not ours to chmod) that `nobody` cannot read is returned as a warning.
+    """
     for rel in (*WRITABLE, *(f"{HOME}/{name}" for name in HOME_DIRS.values())):
         safe_files.make_dirs(run_dir / rel, run_dir)
         with safe_files.open_dir(run_dir / rel, run_dir) as fd:
             user.give_fd(fd)
+    if not user.owns_files:
+        return []
+    _readable(run_dir, 0o005)
+    problems = []
+    for entry in safe_files.walk(run_dir / "inputs", root=run_dir):
+        if entry.is_regular and not entry.st.st_mode & 0o004:
+            if entry.st.st_nlink == 1:
+                _readable(run_dir / entry.rel, 0o004, root=run_dir)
+            else:
+                problems.append(f"{entry.rel} is a hard link to a file {user.name} cannot read: the code cannot open it")
+        for parent in Path(entry.rel).parents:
+            if parent != Path("."):
+                _readable(run_dir / parent, 0o005, root=run_dir)
+    return problems
+
+
+def _readable(path: Path, bits: int, *, root: Path | None = None) -> None:
+    """Add permission `bits` for others, on the entry itself (no link followed)."""
+    with contextlib.suppress(OSError, ValueError):
+        if root is None:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        else:
+            with safe_files.open_dir(path.parent, root) as dir_fd:
+                fd = os.open(path.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
+        try:
+            mode = os.fstat(fd).st_mode
+            if mode & bits != bits:
+                os.fchmod(fd, (mode & 0o7777) | bits)
+        finally:
+            os.close(fd)
 
 
 def writable_paths(run_dir: Path) -> list[Path]:

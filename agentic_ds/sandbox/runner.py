@@ -187,7 +187,9 @@ class CodeRunner:
         if self._kernel is not None:
             return self._kernel
         root = self.workspace.root
-        layout.prepare(root, self.user)
+        for problem in layout.prepare(root, self.user):
+            if problem not in self.findings:
+                self.findings.append(problem)
         kernel = SandboxKernel(
             run_dir=root,
             env=kernel_env(root, self.user, private_tmp=self.isolation == "bwrap"),
