@@ -44,6 +44,10 @@ from agentic_ds.sandbox.watchdog import CHECK_EVERY_S, Watchdog
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024   # one iopub message larger than this is dropped, not buffered
 START_TIMEOUT_S = 60
 KERNEL_ARGS = ("--HistoryManager.enabled=False",)
+REAP_CODE = (
+    "import os as _os\nwhile True:\n    try:\n        if _os.waitpid(-1, _os.WNOHANG)[0] == 0:\n            break\n"
+    "    except ChildProcessError:\n        break\ndel _os"
+)
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -214,6 +218,18 @@ class SandboxKernel:
                 victims.append(proc)
         _wait_gone(victims, timeout_s=2.0)
         return len(victims)
+
+    async def reap(self) -> None:
+        """Have the kernel collect the exit status of children the sweep killed: a zombie still counts
+        against the sandbox's process limit. Silent (not recorded); a kernel that will not is only
+        hurting itself, the limit holds either way."""
+        if self.kernel_pid is None or self.kc is None:
+            return
+        with contextlib.suppress(psutil.Error):
+            if not any(c.status() == psutil.STATUS_ZOMBIE for c in psutil.Process(self.kernel_pid).children()):
+                return
+        msg_id = self.kc.execute(REAP_CODE, silent=True, store_history=False, allow_stdin=False)
+        await self._shell_reply(msg_id, timeout=2.0)
 
     def thread_ids(self) -> set[int]:
         """The kernel process's threads (their ids), to find those a cell left running."""

@@ -136,6 +136,7 @@ class CodeRunner:
         if outcome.died:
             return after
         stopped = kernel.sweep()
+        await kernel.reap()
         if stopped:
             after.lines.append(
                 f"stopped {stopped} background process(es) the cell left running: processes do not outlive their cell"
