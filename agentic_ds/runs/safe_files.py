@@ -195,6 +195,11 @@ def file_problem(path: Path, *, root: Path | None = None) -> str | None:
     return None
 
 
+def shown(name: str) -> str:
+    """A name the code chose, as one safe line: escaped (like repr) when it holds control characters."""
+    return name if name.isprintable() else repr(name)[1:-1]
+
+
 # -- listing ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:

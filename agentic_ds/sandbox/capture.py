@@ -52,7 +52,7 @@ class CellResult:
         if self.figures:
             parts.append("[figures saved] " + ", ".join(self.figures))
         if self.files:
-            parts.append("[files written] " + ", ".join(self.files))
+            parts.append("[files written] " + ", ".join(safe_files.shown(f) for f in self.files))
         for note in self.notes:
             parts.append(f"[sandbox] {note}")
         if self.error:

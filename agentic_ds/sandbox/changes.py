@@ -35,7 +35,7 @@ def changed_files(before: dict, after: dict, exclude: set[str]) -> list[str]:
 def planted(before: dict, after: dict) -> list[str]:
     """One line per link (or other non-file) the cell created or changed."""
     return [
-        f"{rel} is {problem}: the host does not follow it"
+        f"{safe_files.shown(rel)} is {problem}: the host does not follow it"
         for rel, (sig, problem) in sorted(after.items())
         if problem is not None and before.get(rel, (None,))[0] != sig
     ]

@@ -135,9 +135,9 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
                 continue
             problem = entry.suspicious
             if problem is not None and not (problem.startswith("a hard link") and entry.rel.startswith("inputs/")):
-                entries.append(f"{entry.rel} ({problem}: not followed)")
+                entries.append(f"{safe_files.shown(entry.rel)} ({problem}: not followed)")
             else:
-                entries.append(f"{entry.rel} ({_human(entry.st.st_size)})")
+                entries.append(f"{safe_files.shown(entry.rel)} ({_human(entry.st.st_size)})")
         truncated = len(entries) > MAX_LIST_ENTRIES
         return {"path": workspace.rel(full), "files": entries[:MAX_LIST_ENTRIES], "truncated": truncated}
 

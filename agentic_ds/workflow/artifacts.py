@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentic_ds.runs.safe_files import walk
+from agentic_ds.runs.safe_files import shown, walk
 from agentic_ds.workspace import Workspace
 
 _LISTED = ("outputs", "figures")
@@ -19,9 +19,9 @@ def list_produced(workspace: Workspace, limit: int = 60) -> str:
         for entry in sorted(entries, key=lambda e: e.rel):
             problem = entry.suspicious
             if problem is None:
-                lines.append(f"- {entry.rel} ({entry.st.st_size:,} bytes)")
+                lines.append(f"- {shown(entry.rel)} ({entry.st.st_size:,} bytes)")
             else:
-                lines.append(f"- {entry.rel} (not read: {problem})")
+                lines.append(f"- {shown(entry.rel)} (not read: {problem})")
     if len(lines) > limit:
         lines = lines[:limit] + [f"- ... and {len(lines) - limit} more"]
     return "\n".join(lines)
