@@ -32,6 +32,7 @@ class Recorder:
         self.execution_count = 0
 
     def begin_stage(self, stage_dir: Path, heading: str) -> None:
+        self.run_dir.mkdir(parents=True, exist_ok=True)   # the run directory itself is ours: trusted as it is
         safe_files.make_dirs(stage_dir, self.run_dir)
         self.stage_dir = stage_dir
         # A stage begun again (another attempt) continues its numbering: earlier cells stay on record.
