@@ -13,7 +13,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from sandbox_attack_kit import MARKS, c_call, outside, sandbox  # noqa: F401 - fixtures
+from agentic_ds.sandbox import CodeRunner
+from agentic_ds.sandbox.user import SandboxUser
+from agentic_ds.workspace import Workspace
+from sandbox_attack_kit import (  # noqa: F401 - fixtures
+    MARKS, RECORDS, SETTINGS, c_call, make_run_dir, outside, sandbox, snapshot_records,
+)
 
 pytestmark = MARKS
 
@@ -144,3 +149,24 @@ async def test_security_the_sandbox_has_its_own_host_name(sandbox):
     result = await sandbox.run("import socket\nsocket.sethostname('pwned') if hasattr(socket, 'sethostname') else None\nprint(socket.gethostname())")
     assert os.uname().nodename != "pwned" and stat.S_ISDIR(os.stat("/").st_mode)
     assert psutil.Process().is_running()
+
+
+async def test_security_the_root_fallback_user_namespace_holds_too(tmp_path):
+    """Root without setpriv (or a Python nobody cannot read): uid 65534 in a user namespace mapped to root."""
+    if os.geteuid() != 0:
+        pytest.skip("the fallback is for a CLI running as root")
+    runner = CodeRunner(Workspace(make_run_dir(tmp_path / "run")), SETTINGS)
+    object.__setattr__(runner, "user", SandboxUser(65534, 65534, "userns-root"))
+    before = snapshot_records(runner.workspace.root)
+    try:
+        result = await runner.run(
+            "import os\nprint(os.getuid())\n"
+            + c_call("print('unshare', errno_of(libc.unshare(0x10000000)))\n")
+            + "".join(f"try:\n    open({name!r}, 'a').write('x')\nexcept OSError:\n    pass\n" for name in RECORDS)
+        )
+        status = host_status(runner)
+    finally:
+        await runner.close()
+    assert result.stdout.splitlines()[:2] == ["65534", "unshare EPERM"], result.error
+    assert int(status["CapEff"].strip(), 16) == 0 and status["NoNewPrivs"].strip() == "1"
+    assert snapshot_records(runner.workspace.root) == before
