@@ -38,6 +38,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 run: $(STAMP)
+	@command -v bwrap >/dev/null 2>&1 || echo "note: bubblewrap is not installed, so executed code has no sandbox (the offline model's bundled code still runs). Debian/Ubuntu: sudo apt-get install bubblewrap libseccomp2; macOS has none (see SECURITY.md)." >&2
 	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
 
 test: $(STAMP)

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/sandbox.py [--starts N] [--calls N]
 
-Prints the figures, updates the `## sandbox` section of BENCHMARKS.md, and ends with
+Prints the figures, updates the `## sandbox` section of BENCHMARKS.md (keeping the figures of the run
+it replaces as "before", with their commit), and ends with
 `sandbox: kernel_start_s=X roundtrip_ms=X isolation=...`. Bars: start <= 2 s, round trip <= 20 ms.
 """
 
@@ -12,6 +13,7 @@ import argparse
 import asyncio
 import os
 import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -24,7 +26,7 @@ from agentic_ds.config.settings import SandboxSettings  # noqa: E402
 from agentic_ds.sandbox import CodeRunner  # noqa: E402
 from agentic_ds.sandbox.capture import CellCapture  # noqa: E402
 from agentic_ds.workspace import Workspace  # noqa: E402
-from bench.record import record_section  # noqa: E402
+from bench.record import BENCHMARKS, record_section  # noqa: E402
 
 START_BAR_S = 2.0
 ROUNDTRIP_BAR_MS = 20.0
@@ -64,6 +66,18 @@ async def measure(starts: int, calls: int) -> tuple[list[float], list[float], li
     return start_times, round_trips, recorded, isolation
 
 
+def previous_figures() -> tuple[str, dict[str, str]]:
+    """The commit and figures of the section this run replaces ("", {} when there is none)."""
+    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else ""
+    section = re.search(r"^## sandbox\n(.*?)(?=^## |\Z)", text, re.DOTALL | re.MULTILINE)
+    if not section:
+        return "", {}
+    commit = re.search(r"commit (\w+)\)", section.group(1))
+    result = re.search(r"^sandbox: (.*)$", section.group(1), re.MULTILINE)
+    figures = dict(part.split("=", 1) for part in result.group(1).split()) if result else {}
+    return (commit.group(1) if commit else "?"), figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=5)
@@ -78,16 +92,20 @@ def main() -> None:
     print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
           f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
-    result = f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} isolation={isolation}"
+    result = f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} isolation={isolation}"
+    before_commit, before = previous_figures()
     record_section("sandbox", [
         f"{platform.machine()}, Python {platform.python_version()}, isolation `{isolation}`, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.",
         "",
-        "| measure | median | bar |",
-        "|---|---|---|",
-        f"| kernel start + first cell ({len(starts)} starts) | {start_s:.3f} s | <= {START_BAR_S:g} s |",
-        f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms | <= {ROUNDTRIP_BAR_MS:g} ms |",
-        f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep) | {cell_ms:.2f} ms | - |",
+        f"| measure | median | before (commit {before_commit or '-'}) | bar |",
+        "|---|---|---|---|",
+        f"| kernel start + first cell ({len(starts)} starts) | {start_s:.3f} s | {before.get('kernel_start_s', '-')} s "
+        f"| <= {START_BAR_S:g} s |",
+        f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms "
+        f"| {before.get('roundtrip_ms', '-')} ms | <= {ROUNDTRIP_BAR_MS:g} ms |",
+        f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep, limits) | {cell_ms:.2f} ms "
+        f"| {before.get('cell_ms', '-')} ms | - |",
     ], result=result)
     print(result)
 

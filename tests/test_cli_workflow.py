@@ -64,9 +64,9 @@ def test_failed_run_exits_1(tmp_path, monkeypatch):
 
 
 def test_sandbox_require_without_bubblewrap_is_a_usage_error_before_anything_is_created(tmp_path, monkeypatch):
-    import agentic_ds.sandbox.bwrap as bwrap
+    import agentic_ds.sandbox.isolation as isolation
 
-    monkeypatch.setattr(bwrap, "bwrap_problem", lambda: "bubblewrap (bwrap) is not installed")
+    monkeypatch.setattr(isolation, "sandbox_choice", lambda: (None, "bubblewrap (bwrap) is not installed"))
     result = invoke(tmp_path, "--sandbox", "require")
     assert result.exit_code == 2, result.output
     assert "error: --sandbox require: bubblewrap (bwrap) is not installed" in result.output

@@ -13,7 +13,7 @@ from nbclient import NotebookClient
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.errors import RunFailed, UsageError
-from agentic_ds.sandbox import CodeRunner, runner as runner_module
+from agentic_ds.sandbox import CodeRunner, isolation, runner as runner_module
 from agentic_ds.sandbox.capture import BoundedText, CellResult
 from agentic_ds.workspace import Workspace
 
@@ -121,7 +121,7 @@ def test_sandbox_for_model_puts_the_error_last_so_the_cap_keeps_it():
 
 
 def test_sandbox_require_refuses_without_bubblewrap(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner_module, "bwrap_problem", lambda: "bubblewrap (bwrap) is not installed")
+    monkeypatch.setattr(isolation, "sandbox_choice", lambda: (None, "bubblewrap (bwrap) is not installed"))
     ws = make_workspace(tmp_path / "run")
     with pytest.raises(UsageError) as info:
         CodeRunner(ws, SandboxSettings(mode="require"))
@@ -147,7 +147,7 @@ async def test_sandbox_rlimits_mode_runs_code_with_a_scrubbed_environment(tmp_pa
 async def test_sandbox_kernel_that_cannot_start_is_a_run_failure(tmp_path, monkeypatch):
     ws = make_workspace(tmp_path / "run")
     runner = CodeRunner(ws, SandboxSettings(mode="off"))
-    monkeypatch.setattr(runner_module, "kernel_env", lambda root, private_tmp: {"PATH": "/nonexistent", "PYTHONHOME": "/nonexistent"})
+    monkeypatch.setattr(runner_module, "kernel_env", lambda root, user, private_tmp: {"PATH": "/nonexistent", "PYTHONHOME": "/nonexistent"})
     monkeypatch.setattr("agentic_ds.sandbox.kernel.START_TIMEOUT_S", 3)
     with pytest.raises(RunFailed) as info:
         await runner.run("1")

@@ -79,7 +79,8 @@ def main(ctx: click.Context, debug: bool) -> None:
 @click.option(
     "--sandbox",
     type=click.Choice(["auto", "require", "off"]),
-    help="auto: bubblewrap when available; require: refuse to run without it; off: resource limits only.",
+    help="auto: bubblewrap when available (without it, only the offline model's code runs); "
+    "require: refuse to run without it; off: no sandbox, resource limits only (at your own risk).",
 )
 @click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), metavar="USD", help="Stop when the run's model cost reaches USD.")
 @click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Stop after N model calls.")

@@ -101,7 +101,7 @@ def run_command(options: RunOptions) -> int:
         raise UsageError("no input files given", hint="pass --files PATH (a file or a folder; repeat for more)")
     paths = [Path(p) for p in options.files]
     validate_inputs(paths, settings.workdir)
-    _check_sandbox(settings.sandbox.mode)
+    _check_sandbox(settings.sandbox.mode, models.choices["coder"])
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
     renderer.models(models)
@@ -139,17 +139,26 @@ def run_command(options: RunOptions) -> int:
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
 
 
-def _check_sandbox(mode: str) -> None:
-    """`--sandbox require` without a usable bubblewrap is a usage error, found before anything is created."""
-    if mode != "require":
-        return
-    from agentic_ds.sandbox.bwrap import bwrap_problem
+def _check_sandbox(mode: str, coder: Any) -> None:
+    """No silent downgrade: without a usable sandbox, code a model writes is refused before anything is created.
 
-    problem = bwrap_problem()
-    if problem:
+    `--sandbox require` always needs bubblewrap. `auto` without it runs only the offline model's code (the
+    bundled templates, trusted like the product itself); any other coder needs `--sandbox off`, the user's
+    explicit acceptance of the risk.
+    """
+    if mode == "off":
+        return
+    from agentic_ds.sandbox.isolation import INSTALL_HINT, choose_isolation
+
+    chosen = choose_isolation(mode)
+    if chosen.problem is None:
+        return
+    if mode == "require":
+        raise UsageError(f"--sandbox require: {chosen.problem}", hint=INSTALL_HINT)
+    if coder.kind != "offline":
         raise UsageError(
-            f"--sandbox require: {problem}",
-            hint="install bubblewrap (e.g. `apt-get install bubblewrap`), or run with --sandbox auto",
+            f"no sandbox for the code {coder.spec} would write: {chosen.problem}",
+            hint=f"{INSTALL_HINT}; or pass --sandbox off to run model-written code without isolation, at your own risk",
         )
 
 

@@ -61,6 +61,10 @@ class SandboxSettings(_Section):
     memory_mb: int = Field(4096, ge=256)
     max_processes: int = Field(256, ge=16)
     max_file_mb: int = Field(1024, ge=1)
+    cell_cpu_s: float | None = Field(
+        None, gt=0, description="CPU seconds all the sandbox's processes may use per cell (default: twice cell_timeout_s)"
+    )
+    disk_quota_mb: int = Field(4096, ge=1, description="what the code may write in a run (outputs/, figures/, its home)")
     output_cap_chars: int = Field(6000, ge=500, description="what one cell's output may send back to the model")
 
     @field_validator("mode", mode="before")

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from agentic_ds.runs import safe_files
 
-def read_json_object(path: Path, rel: str, problems: list[str], *, quiet: bool = False) -> dict[str, Any]:
-    """The JSON object in `path`, or {} with a line in `problems` saying why (silent when missing and `quiet`)."""
-    if not path.is_file():
+
+def read_json_object(path: Path, rel: str, problems: list[str], *, root: Path, quiet: bool = False) -> dict[str, Any]:
+    """The JSON object in `path` (under `root`, reached without following links), or {} with a line in
+    `problems` saying why (silent when missing and `quiet`)."""
+    try:
+        data = json.loads(safe_files.read_text(path, root=root))
+    except FileNotFoundError:
         if not quiet:
             problems.append(f"{rel} is missing")
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
     except json.JSONDecodeError as exc:
         problems.append(f"{rel} is not valid JSON (line {exc.lineno}): ignored")
+        return {}
+    except safe_files.UnsafeFile as exc:
+        problems.append(f"{rel} is {exc.what}: not read")
         return {}
     except OSError as exc:
         problems.append(f"{rel} is unreadable: {exc.strerror}")
@@ -28,26 +35,26 @@ def read_json_object(path: Path, rel: str, problems: list[str], *, quiet: bool =
     return data
 
 
-def read_text(path: Path, *, limit: int | None = None) -> str | None:
-    """The file's text (its first `limit` characters, marked when cut); None when unreadable."""
+def read_text(path: Path, *, root: Path, limit: int | None = None) -> str | None:
+    """The file's text (its first `limit` characters, marked when cut); None when unreadable or a link."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
+        with io.TextIOWrapper(safe_files.open_read(path, root=root), encoding="utf-8", errors="replace") as handle:
             text = handle.read(-1 if limit is None else limit + 1)
-    except OSError:
+    except (OSError, ValueError):
         return None
     if limit is not None and len(text) > limit:
         return text[:limit] + "\n… (truncated)\n"
     return text
 
 
-def read_tail(path: Path, limit_bytes: int) -> str | None:
-    """The last `limit_bytes` of a file as text, prefixed with `…` when cut; None when unreadable."""
+def read_tail(path: Path, limit_bytes: int, *, root: Path) -> str | None:
+    """The last `limit_bytes` of a file as text, prefixed with `…` when cut; None when unreadable or a link."""
     try:
-        with path.open("rb") as handle:
+        with safe_files.open_read(path, root=root) as handle:
             size = handle.seek(0, 2)
             handle.seek(max(0, size - limit_bytes))
             data = handle.read()
-    except OSError:
+    except (OSError, ValueError):
         return None
     text = data.decode("utf-8", errors="replace")
     return text if size <= limit_bytes else "…" + text

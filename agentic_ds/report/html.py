@@ -7,6 +7,7 @@ jinja2's autoescape, and agent markdown goes through `MarkdownRenderer` (raw HTM
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -69,7 +70,7 @@ def _context(view: RunView) -> dict[str, Any]:
         "status_meaning": fmt.STATUS_MEANING.get(view.status, ""),
         "report_html": markdown.render(view.report_text, top_heading=2) if view.report_text else None,
         "stages": stages,
-        "extra_figures": [_figure(f) for f in view.extra_figures],
+        "extra_figures": [_figure(f, view.root) for f in view.extra_figures],
         "caveats": _caveats(view),
         "figure_count": len(view.all_figures),
         "totals": {
@@ -86,13 +87,13 @@ def _stage(stage: StageView, markdown: MarkdownRenderer) -> dict[str, Any]:
         "description_html": markdown.render(stage.description, top_heading=4) if stage.description else None,
         "summary_html": markdown.render(stage.summary, top_heading=4) if stage.summary else None,
         "review_html": markdown.render(stage.review, top_heading=4) if stage.review else None,
-        "figures": [_figure(f) for f in stage.figures],
+        "figures": [_figure(f, markdown.root) for f in stage.figures],
         "not_run": stage.status == "pending" and not stage.attempts,
     }
 
 
-def _figure(ref: FigureRef) -> FigureHtml:
-    return FigureHtml(path=ref.path, uri=data_uri(ref.file) if ref.file else None, missing=ref.file is None)
+def _figure(ref: FigureRef, root: Path) -> FigureHtml:
+    return FigureHtml(path=ref.path, uri=data_uri(ref.file, root) if ref.file else None, missing=ref.file is None)
 
 
 def _caveats(view: RunView) -> list[str]:

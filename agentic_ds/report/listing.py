@@ -39,7 +39,7 @@ def is_run_dir(path: Path) -> bool:
 
 def summarize_run(path: Path) -> RunSummary:
     """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
-    record = read_json_object(path / "run.json", "run.json", [], quiet=True)
+    record = read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)
     started = as_str(record.get("started_at"))
     wall = as_float(record.get("wall_s"))
     return RunSummary(

@@ -22,6 +22,7 @@ from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 
 from agentic_ds.errors import PathEscape
+from agentic_ds.runs.safe_files import read_bytes
 from agentic_ds.workspace import Workspace
 
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -29,17 +30,19 @@ _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"
 MAX_EMBED_BYTES = 20 * 1024 * 1024
 
 
-def data_uri(file: Path) -> str | None:
-    """`data:image/png;base64,...` for an image file; None if it is not an image or too large."""
+def data_uri(file: Path, root: Path) -> str | None:
+    """`data:image/png;base64,...` for an image file under `root`; None if it is not an image, too large,
+    or not a plain file (a link planted by executed code is never followed)."""
     mime = _IMAGE_TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0]
     if not mime or not mime.startswith("image/"):
         return None
     try:
-        if file.stat().st_size > MAX_EMBED_BYTES:
-            return None
-        payload = base64.b64encode(file.read_bytes()).decode("ascii")
-    except OSError:
+        data = read_bytes(file, root=root, limit=MAX_EMBED_BYTES + 1)
+    except (OSError, ValueError):
         return None
+    if len(data) > MAX_EMBED_BYTES:
+        return None
+    payload = base64.b64encode(data).decode("ascii")
     return f"data:{mime};base64,{payload}"
 
 
@@ -48,6 +51,7 @@ class MarkdownRenderer:
 
     def __init__(self, workspace: Workspace) -> None:
         self._workspace = workspace
+        self.root = workspace.root
         self._md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
         self._md.enable(["table", "strikethrough"])
         self._md.add_render_rule("image", self._image_rule())
@@ -87,7 +91,7 @@ class MarkdownRenderer:
             file = self._workspace.resolve(unquote(src.split("#", 1)[0].split("?", 1)[0]))
         except PathEscape:
             return None
-        return data_uri(file) if file.is_file() else None
+        return data_uri(file, self._workspace.root)
 
 
 def _render_link_open(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:

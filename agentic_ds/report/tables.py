@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import csv
+import io
 import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from agentic_ds.runs import safe_files
 
 MAX_ROWS = 20
 MAX_COLUMNS = 12
@@ -27,16 +31,20 @@ class TableView:
         return self.total_rows is None or self.total_rows > len(self.rows)
 
 
-def read_csv_preview(file: Path, rel: str) -> TableView | None:
-    """The first `MAX_ROWS` rows of a CSV; None when the file is empty or not readable as CSV."""
+def _open(file: Path, root: Path) -> io.TextIOWrapper:
+    return io.TextIOWrapper(safe_files.open_read(file, root=root), newline="", encoding="utf-8", errors="replace")
+
+
+def read_csv_preview(file: Path, rel: str, *, root: Path) -> TableView | None:
+    """The first `MAX_ROWS` rows of a CSV; None when the file is empty, a link, or not readable as CSV."""
     try:
-        with file.open(newline="", encoding="utf-8", errors="replace") as handle:
+        with _open(file, root) as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
             if not header:
                 return None
             rows = [row for row in itertools.islice(reader, MAX_ROWS)]
-    except (OSError, csv.Error):
+    except (OSError, ValueError, csv.Error):
         return None
     shown = min(len(header), MAX_COLUMNS)
     columns = [_clip(h) for h in header[:shown]]
@@ -45,19 +53,19 @@ def read_csv_preview(file: Path, rel: str) -> TableView | None:
         path=rel,
         columns=columns,
         rows=body,
-        total_rows=_count_rows(file),
+        total_rows=_count_rows(file, root),
         hidden_columns=len(header) - shown,
         numeric=[_is_numeric_column(body, i) for i in range(shown)],
     )
 
 
-def _count_rows(file: Path) -> int | None:
+def _count_rows(file: Path, root: Path) -> int | None:
     try:
-        if file.stat().st_size > _COUNT_ROWS_UP_TO_BYTES:
-            return None
-        with file.open(newline="", encoding="utf-8", errors="replace") as handle:
+        with _open(file, root) as handle:
+            if os.fstat(handle.fileno()).st_size > _COUNT_ROWS_UP_TO_BYTES:
+                return None
             return max(0, sum(1 for _ in csv.reader(handle)) - 1)
-    except (OSError, csv.Error):
+    except (OSError, ValueError, csv.Error):
         return None
 
 

@@ -8,6 +8,9 @@ outside the run directory.
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,7 @@ from agentic_ds.report.model import (
     StageView,
 )
 from agentic_ds.report.tables import TableView
+from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
 APPENDIX_MARKER = "<!-- agentic-ds:appendix -->"
@@ -104,7 +108,7 @@ def split_report(text: str) -> tuple[str, str]:
 
 def _report_text(ws: Workspace, problems: list[str]) -> str | None:
     """The summary agent's markdown, or None when it wrote none (missing, empty, or ours)."""
-    text = read_text(ws.file("report.md")) if ws.file("report.md").is_file() else None
+    text = read_text(ws.file("report.md"), root=ws.root)
     head = split_report(text)[0] if text is not None else ""
     if not head.strip() or head.lstrip().startswith(GENERATED_MARKER):
         # One wording whether the file is absent or is our own stand-in, so re-rendering is stable.
@@ -126,7 +130,7 @@ def _stages(ws: Workspace, record: dict[str, Any], plan: dict[str, Any], problem
             stages.append(StageView(id=sid, title=as_str(raw.get("title"))))
     claimed_dirs = {s.dir.rstrip("/") for s in stages if s.dir}
     if ws.stages.is_dir():
-        for stage_dir in sorted(p for p in ws.stages.iterdir() if p.is_dir()):
+        for stage_dir in sorted(p for p in ws.stages.iterdir() if stat.S_ISDIR(p.lstat().st_mode)):
             rel = ws.rel(stage_dir)
             if rel in claimed_dirs:
                 continue
@@ -159,17 +163,17 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
         return
     result = _read_json(ws, f"{stage.dir}/result.json", problems, quiet=stage.status == "pending")
     stage.summary = as_str(result.get("summary"))
-    stage.review = as_str(result.get("review")) or read_text(stage_dir / "review.md", limit=_CODE_CAP_CHARS) or ""
+    stage.review = as_str(result.get("review")) or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
     if result.get("status") and stage.status == "pending":
         stage.status = as_str(result.get("status"))
     stage.attempts = stage.attempts or as_int(result.get("attempts"))
     stage.code, stage.code_path = _stage_code(ws, stage_dir)
-    stage.last_output = _last_output(stage_dir)
+    stage.last_output = _last_output(ws, stage_dir)
     figures = strings(result.get("figures"))
     # Figures are named after their stage's number (`figures/02-...png`), whatever slug follows it.
     number = stage_dir.name.split("-", 1)[0]
     if number.isdigit():
-        figures += [ws.rel(p) for p in _images(ws.figures) if p.name.startswith(f"{number}-")]
+        figures += [ws.rel(p) for p in _images(ws) if p.name.startswith(f"{number}-")]
     resolved = (_figure(ws, stage_dir, f, problems) for f in dict.fromkeys(figures))
     stage.figures = list({f.path: f for f in resolved}.values())
     stage.files = strings(result.get("files"))
@@ -182,20 +186,33 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
 
 def _stage_code(ws: Workspace, stage_dir: Path) -> tuple[str | None, str | None]:
     code_file = stage_dir / "code.py"
-    if code_file.is_file():
-        return read_text(code_file, limit=_CODE_CAP_CHARS) or "", ws.rel(code_file)
-    cells = sorted(p for p in stage_dir.glob("cell_*.py") if p.is_file())
+    code = read_text(code_file, root=ws.root, limit=_CODE_CAP_CHARS)
+    if code is not None:
+        return code, ws.rel(code_file)
+    cells = _plain_files(ws, stage_dir, lambda name: name.startswith("cell_") and name.endswith(".py"))
     if not cells:
         return None, None
-    joined = "\n\n".join(f"# --- {p.name} ---\n{read_text(p, limit=_CODE_CAP_CHARS) or ''}" for p in cells)
+    joined = "\n\n".join(f"# --- {p.name} ---\n{read_text(p, root=ws.root, limit=_CODE_CAP_CHARS) or ''}" for p in cells)
     return _cap(joined, _CODE_CAP_CHARS), ws.rel(stage_dir)
 
 
-def _last_output(stage_dir: Path) -> str | None:
-    outs = sorted(p for p in stage_dir.glob("cell_*.out.txt") if p.is_file())
+def _last_output(ws: Workspace, stage_dir: Path) -> str | None:
+    outs = _plain_files(ws, stage_dir, lambda name: name.startswith("cell_") and name.endswith(".out.txt"))
     if not outs:
         return None
-    return read_tail(outs[-1], _OUTPUT_TAIL_BYTES)
+    return read_tail(outs[-1], _OUTPUT_TAIL_BYTES, root=ws.root)
+
+
+def _plain_files(ws: Workspace, folder: Path, wanted: Callable[[str], bool]) -> list[Path]:
+    """The plain files directly in `folder` whose names pass `wanted`, sorted; links are never listed."""
+    try:
+        entries = safe_files.walk(folder, root=ws.root)
+    except (OSError, ValueError):
+        return []
+    return sorted(
+        ws.root / e.rel for e in entries
+        if e.suspicious is None and "/" not in os.path.relpath(ws.root / e.rel, folder) and wanted(Path(e.rel).name)
+    )
 
 
 def _figure(ws: Workspace, stage_dir: Path, path: str, problems: list[str]) -> FigureRef:
@@ -205,7 +222,7 @@ def _figure(ws: Workspace, stage_dir: Path, path: str, problems: list[str]) -> F
             full = ws.resolve(rel)
         except PathEscape:
             continue
-        if full.is_file():
+        if safe_files.file_problem(full, root=ws.root) is None:
             return FigureRef(path=ws.rel(full), file=full)
     problems.append(f"figure {path} is missing")
     return FigureRef(path=path, file=None)
@@ -217,17 +234,20 @@ def _table(ws: Workspace, rel: str, problems: list[str]) -> TableView | None:
     except PathEscape as exc:
         problems.append(f"table {rel!r} refused ({exc.message})")
         return None
-    if not full.is_file():
-        problems.append(f"table {rel} is missing")
+    problem = safe_files.file_problem(full, root=ws.root)
+    if problem is not None:
+        problems.append(f"table {rel} is {problem}" + ("" if problem == "missing" else ": not read"))
         return None
-    return tables.read_csv_preview(full, ws.rel(full))
+    return tables.read_csv_preview(full, ws.rel(full), root=ws.root)
 
 
 def _attach_unclaimed(ws: Workspace, view: RunView) -> None:
     claimed_figures = {f.path for s in view.stages for f in s.figures}
-    view.extra_figures = [FigureRef(ws.rel(p), p) for p in _images(ws.figures) if ws.rel(p) not in claimed_figures]
-    if ws.outputs.is_dir():
-        view.outputs = sorted(ws.rel(p) for p in ws.outputs.rglob("*") if p.is_file() and not p.name.startswith("."))
+    view.extra_figures = [FigureRef(ws.rel(p), p) for p in _images(ws) if ws.rel(p) not in claimed_figures]
+    view.outputs = sorted(
+        e.rel for e in safe_files.walk(ws.outputs, root=ws.root)
+        if e.suspicious is None and not Path(e.rel).name.startswith(".")
+    )
     claimed_files = {f for s in view.stages for f in s.files}
     for rel in view.outputs:
         if rel.lower().endswith(".csv") and rel not in claimed_files:
@@ -236,10 +256,8 @@ def _attach_unclaimed(ws: Workspace, view: RunView) -> None:
                 view.extra_tables.append(table)
 
 
-def _images(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+def _images(ws: Workspace) -> list[Path]:
+    return _plain_files(ws, ws.figures, lambda name: Path(name).suffix.lower() in IMAGE_SUFFIXES)
 
 
 def _criteria(record: dict[str, Any], plan: dict[str, Any]) -> list[CriterionView]:
@@ -318,7 +336,7 @@ def _sum_usd(costs: list[ModelCost]) -> float | None:
 
 
 def _read_json(ws: Workspace, rel: str, problems: list[str], *, quiet: bool = False) -> dict[str, Any]:
-    return read_json_object(ws.root / rel, rel, problems, quiet=quiet)
+    return read_json_object(ws.root / rel, rel, problems, root=ws.root, quiet=quiet)
 
 
 def _cap(text: str, limit: int) -> str:

@@ -6,13 +6,13 @@ on the directory's content, and each file is replaced atomically so a reader nev
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from agentic_ds.report.html import render_html
 from agentic_ds.report.markdown import render_markdown_appendix, render_missing_report
+from agentic_ds.report.coerce import read_text
 from agentic_ds.report.view import load_run_view, split_report
+from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.workspace import Workspace
 
 
@@ -25,28 +25,12 @@ def write_reports(workspace: Workspace) -> tuple[Path, Path]:
     """
     view = load_run_view(workspace.root)
     md_path, html_path = workspace.file("report.md"), workspace.file("report.html")
-    existing = md_path.read_text(encoding="utf-8", errors="replace") if md_path.is_file() else ""
+    existing = read_text(md_path, root=workspace.root) or ""
     head, tail = split_report(existing)
     if view.report_text is None:  # absent, empty, or our own stand-in from an earlier call
         head = render_missing_report(view)
     body = head.rstrip() + "\n\n" + render_markdown_appendix(view) + tail.lstrip("\n")
-    atomic_write_text(md_path, body)
-    atomic_write_text(html_path, render_html(view))
+    write_atomic(md_path, body)
+    write_atomic(html_path, render_html(view))
     return md_path, html_path
 
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one step (temp file in the same directory, then rename)."""
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-    )
-    try:
-        with handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(handle.name, 0o644)  # NamedTemporaryFile creates 0600; reports are meant to be shared
-        os.replace(handle.name, path)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise

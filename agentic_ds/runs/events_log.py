@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from agentic_ds import state as S
+from agentic_ds.runs.safe_files import open_append
 
 TEXT_CHARS = 2000
 ARGS_CHARS = 300
@@ -24,7 +25,7 @@ class EventsLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: IO[str] = path.open("a", encoding="utf-8", buffering=1)
+        self._file: IO[str] = open_append(path, line_buffered=True)
         self._stage: dict[str, Any] | None = None
         self._stage_count = 0
         self._iteration: int | None = None

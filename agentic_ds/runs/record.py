@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agentic_ds import __version__
+from agentic_ds.runs.safe_files import read_text, write_json
 
 
 def now_iso() -> str:
@@ -41,10 +41,8 @@ class RunRecord(BaseModel):
     final_answer: dict[str, Any] | None = None
 
     def save(self, path: Path) -> None:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.model_dump(), indent=2, default=str) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        write_json(path, self.model_dump())
 
     @classmethod
     def load(cls, path: Path) -> "RunRecord":
-        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        return cls.model_validate_json(read_text(path))

@@ -7,6 +7,7 @@ Memory stays bounded whatever the cell prints: text goes to the cell's output fi
 from __future__ import annotations
 
 import base64
+import os
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -14,8 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentic_ds.runs import safe_files
+
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 TRACEBACK_LINES = 14
+MAX_NAME_TRIES = 1000
 
 
 @dataclass
@@ -48,7 +52,7 @@ class CellResult:
         if self.figures:
             parts.append("[figures saved] " + ", ".join(self.figures))
         if self.files:
-            parts.append("[files written] " + ", ".join(self.files))
+            parts.append("[files written] " + ", ".join(safe_files.shown(f) for f in self.files))
         for note in self.notes:
             parts.append(f"[sandbox] {note}")
         if self.error:
@@ -126,7 +130,8 @@ class CellCapture:
         self.max_output_bytes = max_output_bytes
         self.bytes_written = 0
         self.output_overflow = False
-        self._file = output_file.open("w", encoding="utf-8", errors="replace")
+        self.findings: list[str] = []                # links the code planted where the host writes
+        self._file = safe_files.create_new(output_file, root=run_dir)
 
     # -- messages -------------------------------------------------------------------------------
     def handle(self, msg: dict[str, Any]) -> None:
@@ -144,9 +149,10 @@ class CellCapture:
     def _rich(self, data: dict[str, Any]) -> None:
         if "image/png" in data:
             path = self._save_png(data["image/png"])
-            self.figures.append(path)
             self.outputs.append({"output_type": "display_data", "data": {"image/png": data["image/png"]}, "metadata": {}})
-            self._write(f"[figure saved: {path}]\n")
+            if path is not None:
+                self.figures.append(path)
+                self._write(f"[figure saved: {path}]\n")
             return
         text = str(data.get("text/markdown") or data.get("text/plain") or "")
         if not text:
@@ -175,12 +181,30 @@ class CellCapture:
         }
         self._write("\n".join(flat) + "\n")
 
-    def _save_png(self, b64: str) -> str:
-        figures = self.run_dir / "figures"
-        figures.mkdir(exist_ok=True)
-        path = figures / f"{next(self.figure_names)}.png"
-        path.write_bytes(base64.b64decode(b64))
-        return path.relative_to(self.run_dir).as_posix()
+    def _save_png(self, b64: str) -> str | None:
+        """Write the figure under the next free name; a name the code took (or planted a link at) is skipped."""
+        try:
+            data = base64.b64decode(b64)
+        except ValueError:
+            return None
+        for _ in range(MAX_NAME_TRIES):
+            path = self.run_dir / "figures" / f"{next(self.figure_names)}.png"
+            rel = path.relative_to(self.run_dir).as_posix()
+            try:
+                with safe_files.create_new(path, root=self.run_dir, text=False) as handle:
+                    handle.write(data)
+                return rel
+            except FileExistsError:
+                problem = safe_files.file_problem(path, root=self.run_dir)
+                if problem not in (None, "missing"):
+                    self.findings.append(f"{rel} is {problem} planted by the code: not followed, the figure was saved under another name")
+            except safe_files.UnsafeFile as exc:
+                self.findings.append(f"{os.path.relpath(exc.path, self.run_dir)} is {exc.what} planted by the code: the figure was not saved")
+                return None
+            except OSError as exc:
+                self.findings.append(f"the figure could not be saved: {exc.strerror or exc}")
+                return None
+        return None
 
     def _write(self, text: str) -> None:
         if self.output_overflow:

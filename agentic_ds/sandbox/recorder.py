@@ -7,14 +7,13 @@ flood, dead kernel) are kept as raw cells, so a re-run does not hang on them.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
+from agentic_ds.runs import safe_files
 from agentic_ds.sandbox.capture import CellResult
 
 NOTEBOOK = "analysis.ipynb"
@@ -33,7 +32,8 @@ class Recorder:
         self.execution_count = 0
 
     def begin_stage(self, stage_dir: Path, heading: str) -> None:
-        stage_dir.mkdir(parents=True, exist_ok=True)
+        self.run_dir.mkdir(parents=True, exist_ok=True)   # the run directory itself is ours: trusted as it is
+        safe_files.make_dirs(stage_dir, self.run_dir)
         self.stage_dir = stage_dir
         # A stage begun again (another attempt) continues its numbering: earlier cells stay on record.
         self.cells_in_stage = len(list(stage_dir.glob("cell_[0-9][0-9][0-9].py")))
@@ -47,8 +47,9 @@ class Recorder:
         self.cells_in_stage += 1
         number = self.cells_in_stage
         cell_path = self.stage_dir / f"cell_{number:03d}.py"
-        cell_path.write_text(code if code.endswith("\n") else code + "\n", encoding="utf-8")
-        with (self.stage_dir / "code.py").open("a", encoding="utf-8") as handle:
+        with safe_files.create_new(cell_path, root=self.run_dir) as handle:
+            handle.write(code if code.endswith("\n") else code + "\n")
+        with safe_files.open_append(self.stage_dir / "code.py", root=self.run_dir) as handle:
             handle.write(("\n" if number > 1 else "") + f"# %% cell {number:03d}\n{code.rstrip()}\n")
         return cell_path, self.stage_dir / f"cell_{number:03d}.out.txt"
 
@@ -70,15 +71,4 @@ class Recorder:
     def save_notebook(self) -> None:
         # The cells are built with nbformat's own constructors; skipping re-validation of the whole
         # notebook on every cell keeps recording cheap as the notebook grows.
-        _atomic_write(self.run_dir / NOTEBOOK, nbformat.v4.writes(self.notebook))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        safe_files.write_atomic(self.run_dir / NOTEBOOK, nbformat.v4.writes(self.notebook))

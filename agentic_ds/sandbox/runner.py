@@ -9,52 +9,50 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.errors import RunFailed, UsageError
-from agentic_ds.sandbox.bwrap import bwrap_problem
+from agentic_ds.sandbox import changes, layout
 from agentic_ds.sandbox.capture import CellCapture, CellResult
 from agentic_ds.sandbox.environment import kernel_env
+from agentic_ds.sandbox.isolation import Isolation, choose_isolation
 from agentic_ds.sandbox.kernel import Outcome, SandboxKernel
-from agentic_ds.sandbox.limits import Limits, probe_process_limit
+from agentic_ds.sandbox.limits import Limits
 from agentic_ds.sandbox.recorder import NOTEBOOK, Recorder
 from agentic_ds.workspace import Workspace
 
 # Not reported as files the cell wrote: the sandbox's own state and the records we write ourselves.
-UNTRACKED_TOP = {".sandbox", "stages", NOTEBOOK}
-MAX_TRACKED_FILES = 20_000
+UNTRACKED_TOP = frozenset({".sandbox", "stages", NOTEBOOK})
 
 
 class CodeRunner:
     """One per run. Owns the current stage's kernel; records every executed cell.
 
     `isolation` is "bwrap" or "rlimits"; `warning` is a line for the CLI to show when isolation is
-    weaker than asked for (this class prints nothing).
+    weaker than asked for, `notes` say how the sandbox is bound here, and `findings` list what the
+    code planted that the host refused to follow (this class prints nothing).
     """
 
     def __init__(self, workspace: Workspace, settings: SandboxSettings, *, interrupt_grace_s: float = 5.0) -> None:
         self.workspace = workspace
         self.settings = settings
         self.interrupt_grace_s = interrupt_grace_s
-        problem = "the sandbox is off (--sandbox off)" if settings.mode == "off" else bwrap_problem()
-        if problem and settings.mode == "require":
-            raise UsageError(
-                f"--sandbox require: {problem}",
-                hint="install bubblewrap (e.g. `apt-get install bubblewrap`) and allow user namespaces, or use --sandbox auto",
-            )
-        self.isolation = "rlimits" if problem else "bwrap"
-        self.process_limit = probe_process_limit()
-        notes = []
-        if problem:
-            notes.append(f"{problem}: code runs with rlimits and a scrubbed environment only (no network or filesystem isolation)")
-        if self.process_limit == "none":
-            notes.append("no cgroup available as root: the sandbox's process count is not limited")
-        self.warning: str | None = "; ".join(notes) or None
-        self.limits = Limits(settings.memory_mb, settings.max_processes, settings.max_file_mb)
+        chosen: Isolation = choose_isolation(settings.mode)
+        if chosen.problem and settings.mode == "require":
+            raise UsageError(f"--sandbox require: {chosen.problem}", hint=chosen.hint)
+        self.isolation = chosen.kind
+        self.user = chosen.user
+        self.limits = Limits(
+            settings.memory_mb, settings.max_processes, settings.max_file_mb,
+            cpu_s=settings.cell_cpu_s or 2 * settings.cell_timeout_s, disk_quota_mb=settings.disk_quota_mb,
+        )
+        self.warning: str | None = chosen.warning
+        self.notes: list[str] = list(chosen.notes)
+        self.findings: list[str] = []
         self.recorder = Recorder(workspace.root)
         self.last_result: CellResult | None = None
         self._kernel: SandboxKernel | None = None
@@ -95,6 +93,7 @@ class CodeRunner:
             kernel = await self._ensure_kernel()
             cell_path, output_path = self.recorder.next_cell(code)
             before = self._snapshot()
+            threads_before = kernel.thread_ids()
             capture = CellCapture(
                 run_dir=self.workspace.root,
                 output_file=output_path,
@@ -107,17 +106,10 @@ class CodeRunner:
                 outcome = await kernel.execute(
                     code, capture, timeout_s=self.settings.cell_timeout_s, grace_s=self.interrupt_grace_s
                 )
-                self._explain(outcome, capture)
-                notes: list[str] = []
-                if outcome.died:
+                notes = await self._after_cell(kernel, outcome, threads_before)
+                self._explain(outcome, capture, kernel.watchdog.memory_kills())
+                if outcome.died or notes.restart:
                     await self.end_stage()   # the next cell starts a fresh kernel
-                else:
-                    stopped = kernel.sweep()
-                    if stopped:
-                        notes.append(
-                            f"stopped {stopped} background process(es) the cell left running: "
-                            "processes do not outlive their cell"
-                        )
             finally:
                 capture.close()
             result = capture.result(
@@ -126,8 +118,11 @@ class CodeRunner:
                 restarted=outcome.died,
                 cell_path=self.workspace.rel(cell_path),
             )
-            result.notes = notes
-            result.files = self._changed(before, self._snapshot(), set(result.figures))
+            after = self._snapshot()
+            result.files = changes.changed_files(before, after, set(result.figures))
+            found = capture.findings + changes.planted(before, after)
+            result.notes = notes.lines + [f"not followed: {line}" for line in found]
+            self.findings += [f"{result.cell_path}: {line}" for line in found]
             outputs = capture.stream_outputs() + capture.outputs
             if capture.error_output:
                 outputs.append(capture.error_output)
@@ -135,11 +130,50 @@ class CodeRunner:
             self.last_result = result
             return result
 
-    def _explain(self, outcome: Outcome, capture: CellCapture) -> None:
-        """Tell the model, as the cell's error, what the sandbox did to a cell it had to stop."""
+    async def _after_cell(self, kernel: SandboxKernel, outcome: Outcome, threads_before: set[int]) -> AfterCell:
+        """Stop what the cell left running: its processes now, its threads by restarting the kernel."""
+        after = AfterCell()
+        if outcome.died:
+            return after
+        stopped = kernel.sweep()
+        await kernel.reap()
+        if stopped:
+            after.lines.append(
+                f"stopped {stopped} background process(es) the cell left running: processes do not outlive their cell"
+            )
+        leftover = kernel.thread_ids() - threads_before
+        for _ in range(5):   # a thread that was just finishing gets a moment to end
+            if not leftover:
+                break
+            await asyncio.sleep(0.02)
+            leftover &= kernel.thread_ids()
+        if leftover:
+            after.restart = True
+            after.lines.append(
+                f"the cell left {len(leftover)} thread(s) running in the kernel (a thread, a timer or a thread pool): "
+                "nothing the code starts may outlive its cell, so the kernel was restarted - variables from earlier "
+                "cells are gone, load what you need from files again"
+            )
+        return after
+
+    def _explain(self, outcome: Outcome, capture: CellCapture, memory_kills: int) -> None:
+        """Tell the model, as the cell's error, what the sandbox did to a cell it had to stop, and which limit."""
         limit_mb = self.settings.max_file_mb
         lost = "the kernel was restarted: variables from earlier cells are gone, load what you need from files again"
-        if outcome.timed_out:
+        if memory_kills:
+            text = (f"MemoryLimit: the sandbox's memory limit ({self.limits.memory_mb} MB for all its processes together) "
+                    f"was reached and {memory_kills} process(es) were killed")
+            capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; use less memory (fewer processes, "
+                               "smaller chunks, a sample)")
+        elif outcome.limit == "cpu":
+            text = (f"CPULimit: the cell's processes used more than {self.limits.cpu_s:g} s of CPU time together "
+                    "and were stopped")
+            capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; use fewer processes or less work")
+        elif outcome.limit == "disk":
+            text = (f"DiskQuota: the run's files (outputs/, figures/, the kernel's home) went past "
+                    f"{self.limits.disk_quota_mb} MB and the cell was stopped")
+            capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; delete what you do not need and write less")
+        elif outcome.timed_out:
             text = f"TimeoutError: the cell ran longer than {self.settings.cell_timeout_s:g} s and was interrupted"
             capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; make it faster or work on a sample")
         elif outcome.overflow:
@@ -154,11 +188,15 @@ class CodeRunner:
         if self._kernel is not None:
             return self._kernel
         root = self.workspace.root
+        for problem in layout.prepare(root, self.user):
+            if problem not in self.findings:
+                self.findings.append(problem)
         kernel = SandboxKernel(
             run_dir=root,
-            env=kernel_env(root, private_tmp=self.isolation == "bwrap"),
+            env=kernel_env(root, self.user, private_tmp=self.isolation == "bwrap"),
             limits=self.limits,
             use_bwrap=self.isolation == "bwrap",
+            user=self.user,
         )
         try:
             await kernel.start()
@@ -171,26 +209,11 @@ class CodeRunner:
         return kernel
 
     # -- files ----------------------------------------------------------------------------------
-    def _snapshot(self) -> dict[str, tuple[int, int]]:
-        root = self.workspace.root
-        seen: dict[str, tuple[int, int]] = {}
-        for dirpath, dirnames, filenames in os.walk(root):
-            rel_dir = os.path.relpath(dirpath, root)
-            if rel_dir == ".":
-                dirnames[:] = [d for d in dirnames if d not in UNTRACKED_TOP]
-            for name in filenames:
-                rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-                if rel in UNTRACKED_TOP or name.startswith(f".{NOTEBOOK}."):
-                    continue
-                try:
-                    stat = os.lstat(os.path.join(dirpath, name))
-                except OSError:
-                    continue
-                seen[rel] = (stat.st_mtime_ns, stat.st_size)
-                if len(seen) >= MAX_TRACKED_FILES:
-                    return seen
-        return seen
+    def _snapshot(self) -> dict:
+        return changes.snapshot(self.workspace.root, skip_top=UNTRACKED_TOP, skip_prefix=f".{NOTEBOOK}.")
 
-    @staticmethod
-    def _changed(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]], exclude: set[str]) -> list[str]:
-        return sorted(path for path, sig in after.items() if before.get(path) != sig and path not in exclude)
+
+@dataclass
+class AfterCell:
+    lines: list[str] = field(default_factory=list)
+    restart: bool = False

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agentic_ds.errors import AgenticDSError, PathEscape
+from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
 HIDDEN_TOP = {".sandbox"}
@@ -50,17 +51,22 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             (use run_python or sql_query to work on big data files), or {"error", "hint"}.
         """
         try:
-            full = workspace.resolve(path)
+            full = _literal(workspace, path)
         except AgenticDSError as exc:
             return error_result(exc)
-        if full.is_dir():
+        if full.is_dir() and not full.is_symlink():
             return {"error": f"{path!r} is a directory", "hint": "use list_files to see what it holds"}
-        if not full.is_file():
-            return no_such_file(path)
+        # Inputs may be hard links to the user's own files (big inputs are linked, not copied); nothing
+        # else in the run legitimately has two names.
+        inputs = workspace.rel(full).startswith("inputs/")
         try:
-            size = full.stat().st_size
-            with full.open("rb") as handle:
+            with safe_files.open_read(full, root=workspace.root, allow_hardlinks=inputs) as handle:
+                size = os.fstat(handle.fileno()).st_size
                 raw = handle.read(output_cap * 4 + 1)
+        except FileNotFoundError:
+            return no_such_file(path)
+        except safe_files.UnsafeFile as exc:
+            return _unsafe(workspace, path, exc)
         except OSError as exc:
             return {"error": f"cannot read {path!r}: {exc.strerror}"}
         if b"\x00" in raw[:8192]:
@@ -90,17 +96,16 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
         if len(content) > MAX_WRITE_CHARS:
             return {"error": f"content too large ({len(content)} characters)", "hint": "write big outputs from run_python"}
         try:
-            full = workspace.resolve(path, for_write=True)
-            if full.is_dir():
+            full = _literal(workspace, path, for_write=True)
+            if full.is_dir() and not full.is_symlink():
                 return {"error": f"{path!r} is a directory", "hint": "give a file name inside it"}
-            full.parent.mkdir(parents=True, exist_ok=True)
             data = content.encode("utf-8")
-            # O_NOFOLLOW: a symlink planted after resolve() is refused, not followed.
-            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+            # Replaces the name: a link planted there is replaced, never written through.
+            safe_files.write_atomic(full, data, root=workspace.root)
         except AgenticDSError as exc:
             return error_result(exc)
+        except safe_files.UnsafeFile as exc:
+            return _unsafe(workspace, path, exc)
         except OSError as exc:
             return {"error": f"cannot write {path!r}: {exc.strerror}"}
         return {"path": workspace.rel(full), "bytes": len(data)}
@@ -115,35 +120,45 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             {"path", "files": ["inputs/data.csv (12.3 KB)", ...], "truncated"} or {"error", "hint"}.
         """
         try:
-            full = workspace.resolve(path)
+            full = _literal(workspace, path)
         except AgenticDSError as exc:
             return error_result(exc)
-        if not full.is_dir():
+        if not full.is_dir() or full.is_symlink():
             return {"error": f"not a folder: {path!r}", "hint": "list '.' to see the run directory"}
+        try:
+            found = safe_files.walk(full, root=workspace.root, skip_top=frozenset(HIDDEN_TOP) if full == workspace.root else frozenset())
+        except safe_files.UnsafeFile as exc:
+            return _unsafe(workspace, path, exc)
         entries: list[str] = []
-        truncated = False
-        for dirpath, dirnames, filenames in os.walk(full):
-            rel_dir = os.path.relpath(dirpath, workspace.root)
-            dirnames[:] = sorted(
-                d for d in dirnames if not d.startswith(".") and not (rel_dir == "." and d in HIDDEN_TOP)
-            )
-            for name in sorted(filenames):
-                if name.startswith("."):
-                    continue
-                file_path = os.path.join(dirpath, name)
-                try:
-                    size = os.lstat(file_path).st_size
-                except OSError:
-                    continue
-                entries.append(f"{workspace.rel(Path(file_path))} ({_human(size)})")
-                if len(entries) >= MAX_LIST_ENTRIES:
-                    truncated = True
-                    break
-            if truncated:
-                break
-        return {"path": workspace.rel(full), "files": sorted(entries), "truncated": truncated}
+        for entry in sorted(found, key=lambda e: e.rel):
+            if any(part.startswith(".") for part in Path(entry.rel).parts):
+                continue
+            problem = entry.suspicious
+            if problem is not None and not (problem.startswith("a hard link") and entry.rel.startswith("inputs/")):
+                entries.append(f"{safe_files.shown(entry.rel)} ({problem}: not followed)")
+            else:
+                entries.append(f"{safe_files.shown(entry.rel)} ({_human(entry.st.st_size)})")
+        truncated = len(entries) > MAX_LIST_ENTRIES
+        return {"path": workspace.rel(full), "files": entries[:MAX_LIST_ENTRIES], "truncated": truncated}
 
     return read_file, write_file, list_files
+
+
+def _literal(workspace: Workspace, path: str, *, for_write: bool = False) -> Path:
+    """The path as given, under the run directory, once `Workspace.resolve` has accepted it.
+
+    Not the resolved path: a link inside the run is refused by the no-follow open, never followed.
+    """
+    resolved = workspace.resolve(path, for_write=for_write)
+    literal = workspace.root / Path(path.strip())
+    return resolved if literal == workspace.root else literal
+
+
+def _unsafe(workspace: Workspace, path: str, exc: safe_files.UnsafeFile) -> dict[str, Any]:
+    return {
+        "error": f"refused {path!r}: {workspace.rel(Path(exc.path))} is {exc.what}, and links are never followed",
+        "hint": "work with plain files; links and hard links in the run directory are not followed",
+    }
 
 
 def _human(size: int) -> str:

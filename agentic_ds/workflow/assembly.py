@@ -42,6 +42,7 @@ class Assembled:
         out: list[str] = []
         for guard in self.guards:
             out.extend(getattr(guard, "warnings", []) or [])
+        out.extend(self.services.code_runner.findings)   # links planted by executed code, never followed
         return out
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncGenerator
 
 from google.adk.agents import BaseAgent, InvocationContext
@@ -11,6 +10,7 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
+from agentic_ds.runs.safe_files import write_json
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workspace import Workspace
 
@@ -30,7 +30,7 @@ class FileAnalyzer(BaseAgent):
         # DuckDB scans block; keep the event loop (progress, signals) responsive.
         profile = await asyncio.to_thread(profile_inputs, files, base=self.workspace.root)
         data = profile.to_json()
-        _write_json(self.workspace.file("data_profile.json"), data)
+        write_json(self.workspace.file("data_profile.json"), data)
         problems = list(profile.problems)
         if not files:
             problems.append("no input files were given: pass data with --files")
@@ -45,8 +45,3 @@ class FileAnalyzer(BaseAgent):
             **{S.DATA_PROFILE: render_profile(profile, max_chars=PROFILE_PROMPT_CHARS), S.INPUT_PROBLEMS: problems},
         )
 
-
-def _write_json(path, data) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
-    tmp.replace(path)

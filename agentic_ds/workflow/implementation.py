@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from google.adk.agents import BaseAgent
 
 from agentic_ds import state as S
+from agentic_ds.runs import safe_files
 from agentic_ds.state import Decision
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
@@ -110,17 +112,21 @@ def _stage_code(services: RunServices, stage: Mapping[str, Any], limit: int = 40
     """The code already run in this stage (its `code.py`), tail-clipped, so a retry builds on it."""
     if not stage.get("dir"):
         return ""
-    path = services.workspace.root / stage["dir"] / "code.py"
-    if not path.is_file():
+    root = services.workspace.root
+    try:
+        code = safe_files.read_text(root / stage["dir"] / "code.py", root=root).strip()
+    except (OSError, ValueError):
         return ""
-    code = path.read_text(encoding="utf-8", errors="replace").strip()
     return code if len(code) <= limit else "# ... earlier cells omitted ...\n" + code[-limit:]
 
 
 def _stage_files(services: RunServices, stage_dir: str) -> str:
     if not stage_dir:
         return ""
-    root = services.workspace.root / stage_dir
-    if not root.exists():
+    root = services.workspace.root
+    try:
+        entries = safe_files.walk(root / stage_dir, root=root)
+    except (OSError, ValueError):
         return ""
-    return "\n".join(f"- {services.workspace.rel(p)}" for p in sorted(root.iterdir()) if p.is_file())
+    own = sorted(e.rel for e in entries if e.suspicious is None and Path(e.rel).parent == Path(stage_dir))
+    return "\n".join(f"- {rel}" for rel in own)

@@ -15,9 +15,9 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
+from agentic_ds.runs.safe_files import walk, write_atomic, write_json
 from agentic_ds.state import Reflection
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.artifacts import write_json, write_text
 from agentic_ds.workflow.loops import status_event
 
 
@@ -155,14 +155,19 @@ def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
 
 def _write_stage_files(stage_dir, stage: dict[str, Any], decision: dict[str, Any]) -> None:
     number = stage_dir.name.split("-", 1)[0]  # figures are named by stage number: figures/NN-...png
-    figures = sorted(p.name for p in (stage_dir.parent.parent / "figures").glob(f"{number}-*.png"))
+    root = stage_dir.parent.parent
+    figures = sorted(
+        e.rel for e in walk(root / "figures", root=root)
+        if e.suspicious is None and e.rel.count("/") == 1 and e.rel.startswith(f"figures/{number}-") and e.rel.endswith(".png")
+    )
     write_json(
         stage_dir / "result.json",
         {
             **{k: stage[k] for k in ("id", "title", "status", "attempts", "summary", "review")},
             "decision": decision,
-            "figures": [f"figures/{name}" for name in figures],
+            "figures": figures,
         },
+        root=root,
     )
     if stage.get("review"):
-        write_text(stage_dir / "review.md", stage["review"].strip() + "\n")
+        write_atomic(stage_dir / "review.md", stage["review"].strip() + "\n", root=root)

@@ -8,9 +8,9 @@ from typing import Any
 from google.adk.agents import InvocationContext
 
 from agentic_ds import state as S
+from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.state import Decision, ParsedPlan
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.artifacts import write_json, write_text
 from agentic_ds.workflow.agents import llm_agent, structured_agent
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent
 from agentic_ds.workflow.services import RunServices
@@ -57,7 +57,7 @@ def build_planning_loop(services: RunServices) -> NonEscalatingLoopAgent:
     def save_plan_md(callback_context: Any) -> None:
         text = callback_context.state.get(S.PLAN_TEXT) or ""
         if text:
-            write_text(services.workspace.file("plan.md"), text.strip() + "\n")
+            write_atomic(services.workspace.file("plan.md"), text.strip() + "\n")
 
     maker = llm_agent(
         services, "plan_maker", "plan_maker", maker_context,

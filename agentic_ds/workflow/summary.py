@@ -8,8 +8,9 @@ from typing import Any
 from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
+from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.artifacts import list_produced, write_text
+from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.services import RunServices
 
@@ -32,7 +33,7 @@ def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
     if not text:
         return
     status, reason = status_of(state)
-    write_text(services.workspace.file("report.md"), ensure_status_line(text, status, reason) + "\n")
+    write_atomic(services.workspace.file("report.md"), ensure_status_line(text, status, reason) + "\n")
 
 
 def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAgent:
