@@ -102,6 +102,7 @@ def run_command(options: RunOptions) -> int:
     paths = [Path(p) for p in options.files]
     validate_inputs(paths, settings.workdir)
     _check_sandbox(settings.sandbox.mode)
+    _check_bundled()
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
     renderer.models(models)
@@ -151,6 +152,15 @@ def _check_sandbox(mode: str) -> None:
             f"--sandbox require: {problem}",
             hint="install bubblewrap (e.g. `apt-get install bubblewrap`), or run with --sandbox auto",
         )
+
+
+def _check_bundled() -> None:
+    """The prompts and skills a run needs are found and readable (a broken install is found here, not in the run)."""
+    from agentic_ds.skills import SkillLibrary, default_skills_dir
+    from agentic_ds.workflow.prompting import require_templates
+
+    require_templates()
+    SkillLibrary.load(default_skills_dir())
 
 
 def _existing_report(workspace: Workspace) -> Path | None:

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from agentic_ds.bundled import SKILLS, bundled_dir
 from agentic_ds.errors import ConfigError
 from agentic_ds.skills.ranking import SkillRanker
 from agentic_ds.skills.spec import SKILL_FILE, Skill, UnknownSkill, parse_skill_file
@@ -21,13 +22,11 @@ SKILLS_DIR_ENV = "AGENTIC_DS_SKILLS_DIR"
 
 
 def default_skills_dir() -> Path:
-    """`$AGENTIC_DS_SKILLS_DIR`, else the repo's `skills/` folder next to the package (editable install)."""
+    """`$AGENTIC_DS_SKILLS_DIR`, else the skills bundled with agentic-ds (see `agentic_ds.bundled`)."""
     override = os.environ.get(SKILLS_DIR_ENV)
     if override:
         return Path(override).expanduser().resolve()
-    import agentic_ds
-
-    return Path(agentic_ds.__file__).resolve().parents[1] / "skills"
+    return bundled_dir(SKILLS)
 
 
 
@@ -45,7 +44,7 @@ class SkillLibrary:
         if not root.is_dir():
             raise ConfigError(
                 f"skills folder {root} does not exist",
-                hint=f"set {SKILLS_DIR_ENV} to a folder of skills, or reinstall with `pip install -e .`",
+                hint=f"set {SKILLS_DIR_ENV} to a folder of skills, or unset it to use the bundled ones",
             )
         skills = []
         for skill_file in sorted(root.glob(f"*/{SKILL_FILE}")):
