@@ -50,6 +50,14 @@ def bwrap_problem() -> str | None:
     return None
 
 
+def kernel_python() -> Path:
+    """This interpreter by a path the sandbox can see: its directory resolved (the sandbox mounts resolved
+    roots, so a venv reached through a symlinked folder is not there under its unresolved name), its file name
+    kept (a venv's `bin/python` is itself a symlink, and following it would leave the venv)."""
+    executable = Path(sys.executable)
+    return Path(os.path.realpath(executable.parent)) / executable.name
+
+
 def python_roots() -> list[Path]:
     """Directories the kernel's Python needs: the venv and the installation it points to."""
     candidates = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
+
+from agentic_ds.sandbox.bwrap import kernel_python
 
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
@@ -31,7 +32,7 @@ def kernel_env(run_dir: Path, *, private_tmp: bool) -> dict[str, str]:
     threads = str(max(1, min(4, os.cpu_count() or 1)))
     env = {key: str(path) for key, path in dirs.items()}
     env.update(
-        PATH=os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
+        PATH=os.pathsep.join([str(kernel_python().parent), "/usr/local/bin", "/usr/bin", "/bin"]),
         LANG="C.UTF-8",
         LC_ALL="C.UTF-8",
         MPLBACKEND=INLINE_BACKEND,

@@ -15,7 +15,6 @@ import os
 import queue
 import shutil
 import signal
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -28,7 +27,7 @@ import zmq
 import zmq.asyncio
 from jupyter_client.manager import AsyncKernelManager
 
-from agentic_ds.sandbox.bwrap import bwrap_argv
+from agentic_ds.sandbox.bwrap import bwrap_argv, kernel_python
 from agentic_ds.sandbox.capture import CellCapture
 from agentic_ds.sandbox.limits import Limits, ProcessLimits
 
@@ -46,7 +45,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         # Our own argv, never a kernelspec found on the machine (which could point anywhere).
-        cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", os.path.realpath(self.connection_file), *KERNEL_ARGS]
+        cmd = [str(kernel_python()), "-m", "ipykernel_launcher", "-f", os.path.realpath(self.connection_file), *KERNEL_ARGS]
         return self._wrap(cmd)
 
 
