@@ -9,10 +9,9 @@ import pytest
 from google.adk.telemetry import TelemetryConfig
 from google.adk.telemetry.context import ContentCapturingMode
 
-from agentic_ds.tools.declared import DeclaredTool
+from agentic_ds.adk_private import DeclaredTool, ResolvedTelemetry
 from agentic_ds.tools.toolset import FixedToolset
 from agentic_ds.workflow import prompting
-from agentic_ds.workflow.telemetry import ResolvedTelemetry
 
 ANSWERS = (
     "resolved_content_capturing_mode",

@@ -96,6 +96,7 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
 
     def __init__(self, llm: BaseLlm, *, on_usage: UsageCallback | None = None) -> None:
         super().__init__(llm=llm, prompt_template=COMPACTOR_PROMPT)
+        self.model_name = llm.model
         self._on_usage = on_usage
         self.summaries = 0
 
@@ -105,7 +106,7 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
             self.summaries += 1
             usage = event.usage_metadata
             if self._on_usage and usage is not None:
-                self._on_usage(self._llm.model, usage.prompt_token_count or 0, usage.candidates_token_count or 0)
+                self._on_usage(self.model_name, usage.prompt_token_count or 0, usage.candidates_token_count or 0)
         return event
 
 

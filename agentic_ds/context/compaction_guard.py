@@ -36,6 +36,7 @@ from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
+from agentic_ds.adk_private import content_history, events_to_compact, in_branch, replace_session_events
 from agentic_ds.context.tokens import count_content, count_tokens
 
 logger = logging.getLogger(__name__)
@@ -46,16 +47,6 @@ logger = logging.getLogger(__name__)
 # newest events, kept verbatim.
 COMPACT_TO_SHARE = 0.75
 SUMMARY_SHARE = 0.25
-
-
-async def _history(ctx: InvocationContext) -> list[types.Content]:
-    """The contents ADK builds from the session for this agent now (its contents processor)."""
-    from google.adk.flows.llm_flows.context import _contents  # ADK 2.13 internals, pinned in pyproject
-
-    scratch = LlmRequest()
-    async for _ in _contents.request_processor.run_async(ctx, scratch):
-        pass
-    return scratch.contents
 
 
 def _contents_are_history(agent: object) -> bool:
@@ -135,7 +126,7 @@ class CompactionGuard(BasePlugin):
         room `COMPACT_TO_SHARE` leaves; if the request is still over budget, summarize those too. True when the
         request now carries the summary."""
         model = llm_request.model
-        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await _history(ctx)
+        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await content_history(ctx)
         history = visible_history(ctx)
         fixed = tokens - sum(count_content(model, content) for content in llm_request.contents)
         room = int(config.token_threshold * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed
@@ -151,7 +142,7 @@ class CompactionGuard(BasePlugin):
             self.compactions += 1
             if self.on_event is not None:
                 self.on_event(event)
-            spliced = splice(llm_request.contents, old, await _history(ctx))
+            spliced = splice(llm_request.contents, old, await content_history(ctx))
             if spliced is None:
                 self.unspliced += 1
                 logger.info("compaction persisted; it applies from the next request of %s", ctx.agent.name)
@@ -185,12 +176,7 @@ def retention_within(history: list[Event], model: str | None, limit_tokens: int,
 def visible_history(ctx: InvocationContext) -> list[Event]:
     """The session events this agent's request is built from: its isolation scope and branch; for an agent
     with `include_contents="none"`, only its current turn (its own events since another author last spoke)."""
-    from google.adk.flows.llm_flows.context._contents import _is_event_belongs_to_branch  # ADK 2.13
-
-    events = [
-        e for e in ctx.session.events
-        if e.isolation_scope == ctx.isolation_scope and _is_event_belongs_to_branch(ctx.branch, e)
-    ]
+    events = [e for e in ctx.session.events if e.isolation_scope == ctx.isolation_scope and in_branch(ctx.branch, e)]
     if getattr(ctx.agent, "include_contents", "default") != "none":
         return events
     start = len(events)
@@ -208,26 +194,24 @@ async def compact_visible_history(
     """Summarize the older part of `visible_history` (or of `history`, when given), keeping
     `event_retention_size` events verbatim (and every tool call with its response); persist and return the
     summary event. None when nothing was worth compacting."""
-    from google.adk.apps.compaction import _events_to_compact_for_token_threshold, _is_range_worth_compacting
-
     if config.summarizer is None or config.event_retention_size is None:
         return None
     history = visible_history(ctx) if history is None else history
-    chosen = _events_to_compact_for_token_threshold(events=history, event_retention_size=config.event_retention_size)
-    if not chosen or not _is_range_worth_compacting(events=history, events_to_compact=chosen):
+    chosen = events_to_compact(history, config.event_retention_size)
+    if not chosen:
         return None
     event = await config.summarizer.maybe_summarize_events(events=chosen)
     if event is None:
         return None
     event.author, event.branch, event.isolation_scope = ctx.agent.name, ctx.branch, ctx.isolation_scope
     await ctx.session_service.append_event(session=ctx.session, event=event)
-    forget_compacted(ctx.session.events, chosen, event)
+    replace_session_events(ctx.session, forget_compacted(ctx.session.events, chosen, event))
     return event
 
 
-def forget_compacted(events: list[Event], compacted: list[Event], summary: Event) -> None:
-    """Drop from the in-memory session what `summary` now stands for: the compacted events and the earlier
-    summaries of the same history it supersedes. `session.db` keeps them all.
+def forget_compacted(events: list[Event], compacted: list[Event], summary: Event) -> list[Event]:
+    """`events` without what `summary` now stands for: the compacted events and the earlier summaries of the
+    same history it supersedes. The in-memory session is cut to these; `session.db` keeps them all.
 
     ADK renders a compacted range as its summary, so these events are never sent again, yet it walks the
     in-memory list on every model call (turn detection, call/response pairing, compaction ranges); without
@@ -243,4 +227,4 @@ def forget_compacted(events: list[Event], compacted: list[Event], summary: Event
         stamps = (span.start_timestamp, earlier.start_timestamp, earlier.end_timestamp, span.end_timestamp)
         return None not in stamps and list(stamps) == sorted(stamps)  # the earlier range lies within this one
 
-    events[:] = [event for event in events if id(event) not in gone and not superseded(event)]
+    return [event for event in events if id(event) not in gone and not superseded(event)]

@@ -7,8 +7,8 @@ from typing import Any
 
 from google.adk.agents import RunConfig
 
+from agentic_ds.adk_private import ResolvedTelemetry
 from agentic_ds.workflow.services import AGENT_ROLES, RunServices
-from agentic_ds.workflow.telemetry import ResolvedTelemetry
 
 
 @dataclass

@@ -15,6 +15,7 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
+from agentic_ds.adk_private import replace_session_events
 from agentic_ds.state import Reflection
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.artifacts import write_json, write_text
@@ -139,8 +140,7 @@ def _forget_earlier_events(ctx: InvocationContext) -> None:
     list on every model call (turn detection, branch filtering), which makes a long run quadratic. Keeping only
     the user's messages bounds each call's cost by the current stage's events.
     """
-    events = ctx.session.events
-    events[:] = [event for event in events if event.author == "user"]
+    replace_session_events(ctx.session, [event for event in ctx.session.events if event.author == "user"])
 
 
 def _stopped(state: Any) -> bool:

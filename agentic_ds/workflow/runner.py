@@ -21,7 +21,7 @@ from agentic_ds import state as S
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs.events_log import EventsLog
 from agentic_ds.runs.record import RunRecord, now_iso
-from agentic_ds.runs.session_store import RunSessionService
+from agentic_ds.adk_private import RunSessionService
 from agentic_ds.workspace import Workspace
 
 APP_NAME = "agentic_ds"
