@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from google.adk.agents import LlmAgent
+
 from agentic_ds import state as S
-from agentic_ds.state import CriteriaUpdate, Reflection
+from agentic_ds.agent_table import Mode
 from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
-from agentic_ds.workflow.agents import structured_agent
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.structured import StructuredAgent
 
 
 def _warn(agent: str):
@@ -27,7 +28,7 @@ def render_stage_results(stages: list[dict[str, Any]]) -> str:
     return plan_state.render_finished(stages, limit_chars=900)
 
 
-def build_criteria_checker(services: RunServices) -> StructuredAgent:
+def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "task": state.get(S.TASK, ""),
@@ -36,13 +37,10 @@ def build_criteria_checker(services: RunServices) -> StructuredAgent:
             "files": list_produced(services.workspace),
         }
 
-    return structured_agent(
-        services, "criteria_checker", "criteria_checker", context, tools=[services.read_only_toolset],
-        schema=CriteriaUpdate, output_key=S.CRITERIA_UPDATE, give_up=_warn("criteria_checker"),
-    )
+    return llm_agent(services, "criteria_checker", mode, context, give_up=_warn("criteria_checker"))
 
 
-def build_stage_reflector(services: RunServices) -> StructuredAgent:
+def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
     loops = services.settings.loops
 
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,7 +60,4 @@ def build_stage_reflector(services: RunServices) -> StructuredAgent:
             "stages_left": left,
         }
 
-    return structured_agent(
-        services, "stage_reflector", "stage_reflector", context, tools=[services.read_only_toolset],
-        schema=Reflection, output_key=S.REFLECTION, give_up=_warn("stage_reflector"),
-    )
+    return llm_agent(services, "stage_reflector", mode, context, give_up=_warn("stage_reflector"))

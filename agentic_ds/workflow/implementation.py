@@ -1,17 +1,17 @@
-"""One stage's `implementation_loop`: coding_agent -> code_reviewer -> impl_confirmation, bounded."""
+"""One stage's `implementation_loop`: the coder's context (the agent is built in `coder.py`), code_reviewer and
+impl_confirmation."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from google.adk.agents import BaseAgent
+from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
-from agentic_ds.state import Decision
+from agentic_ds.agent_table import Mode
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
-from agentic_ds.workflow.loops import NonEscalatingLoopAgent
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
 
@@ -60,50 +60,26 @@ def coder_context(services: RunServices):
     return build
 
 
-def build_coder(services: RunServices) -> BaseAgent:
-    build = coder_context(services)
-    if services.coder_factory is not None:
-        return services.coder_factory(name="coding_agent", context_builder=build)
-    # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code); its
-    # history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
-    return llm_agent(services, "coding_agent", "coding_agent", build, tools=[services.coder_toolset],
-                     output_key=S.IMPL_SUMMARY,
-                     before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
-
-
-def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:
-    settings = services.settings
-
-    def reviewer_context(state: Mapping[str, Any]) -> dict[str, Any]:
+def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
         stage = current_stage(state)
-        stage_dir = stage.get("dir") or ""
         return {
             "task": state.get(S.TASK, ""),
             "stage": stage,
             "execution": render_execution(state.get(S.LAST_EXECUTION)),
             "summary": state.get(S.IMPL_SUMMARY) or "(the coder gave no summary)",
-            "files": _stage_files(services, stage_dir),
+            "files": _stage_files(services, stage.get("dir") or ""),
         }
 
-    def confirmation_context(state: Mapping[str, Any]) -> dict[str, Any]:
+    return llm_agent(services, "code_reviewer", mode, context)
+
+
+def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage['title']}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    reviewer = llm_agent(
-        services, "code_reviewer", "code_reviewer", reviewer_context,
-        tools=[services.read_only_toolset], output_key=S.CODE_REVIEW,
-    )
-    confirmation = structured_agent(
-        services, "impl_confirmation", "confirmation", confirmation_context,
-        schema=Decision, output_key=S.IMPL_DECISION, give_up=reject_when_undecided(S.IMPL_DECISION),
-    )
-    return NonEscalatingLoopAgent(
-        name="implementation_loop",
-        sub_agents=[build_coder(services), reviewer, confirmation],
-        max_iterations=settings.loops.impl_iterations,
-        decision_key=S.IMPL_DECISION,
-        round_key=S.STAGE_ATTEMPT,
-    )
+    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
 
 
 def _stage_code(services: RunServices, stage: Mapping[str, Any], limit: int = 4000) -> str:

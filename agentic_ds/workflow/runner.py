@@ -18,13 +18,14 @@ from typing import Any
 from google.genai import types
 
 from agentic_ds import state as S
+from agentic_ds.adk_private import RunSessionService
+from agentic_ds.agent_table import ROOT
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs.events_log import EventsLog
 from agentic_ds.runs.record import RunRecord, now_iso
-from agentic_ds.adk_private import RunSessionService
 from agentic_ds.workspace import Workspace
 
-APP_NAME = "agentic_ds"
+APP_NAME = ROOT  # the App is named after the root agent; sessions are stored under it
 USER_ID = "local"
 
 EventSink = Callable[[dict[str, Any]], None]

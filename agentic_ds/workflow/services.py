@@ -6,23 +6,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from agentic_ds.agent_table import Tools
 from agentic_ds.config.settings import Settings
 from agentic_ds.workspace import Workspace
-
-# Which configured role's model each agent uses.
-AGENT_ROLES: dict[str, str] = {
-    "plan_maker": "planner",
-    "plan_reviewer": "reviewer",
-    "plan_confirmation": "reviewer",
-    "plan_parser": "planner",
-    "coding_agent": "coder",
-    "code_reviewer": "reviewer",
-    "impl_confirmation": "reviewer",
-    "criteria_checker": "reviewer",
-    "stage_reflector": "planner",
-    "summary_agent": "summarizer",
-    "answer_validator": "reviewer",
-}
 
 
 @dataclass
@@ -39,6 +25,14 @@ class RunServices:
 
     def model(self, agent_name: str) -> Any:
         return self.models[agent_name]
+
+    def tools(self, which: Tools) -> list[Any]:
+        """The tool entries an agent gets for its table's `tools`."""
+        if which is Tools.CODER:
+            return [self.coder_toolset]
+        if which is Tools.READ_ONLY:
+            return [self.read_only_toolset]
+        return []
 
     def relevant_skills(self, text: str, k: int = 3) -> str:
         """The top skills for a stage or task, one line each (cached: instructions render on every call)."""

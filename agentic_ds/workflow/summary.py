@@ -8,9 +8,10 @@ from typing import Any
 from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
+from agentic_ds.agent_table import Mode
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.artifacts import list_produced, write_text
 from agentic_ds.workflow.agents import llm_agent
+from agentic_ds.workflow.artifacts import list_produced, write_text
 from agentic_ds.workflow.services import RunServices
 
 STATUS_LINE = "**Run status:** `{status}`"
@@ -35,12 +36,14 @@ def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
     write_text(services.workspace.file("report.md"), ensure_status_line(text, status, reason) + "\n")
 
 
-def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAgent:
+def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
+    simple = mode == "simple"
+
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         status, reason = status_of(state)
         base = {
             "task": state.get(S.TASK, ""),
-            "mode": "simple" if simple else "orchestrated",
+            "mode": mode,
             "run_status": f"{status} - {reason}",
             "status": status,
             "files": list_produced(services.workspace),
@@ -59,10 +62,7 @@ def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAg
     def save(callback_context: Any) -> None:
         write_report_md(services, callback_context.state)
 
-    return llm_agent(
-        services, "summary_agent", "simple_summary" if simple else "summary_agent", context,
-        tools=[services.read_only_toolset], output_key=S.REPORT_TEXT, after_agent_callback=save,
-    )
+    return llm_agent(services, "summary_agent", mode, context, after_agent_callback=save)
 
 
 def _render_answer(answer: Mapping[str, Any]) -> str:
