@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import sys
 import tomllib
 from importlib.metadata import distribution
@@ -82,4 +83,20 @@ def test_a_missing_prompts_or_skills_folder_stops_run_before_the_run_directory(t
                                       "--model", "offline", "--workdir", str(workdir)])
     assert result.exit_code == 2, result.output
     assert "folder" in result.output and "does not exist" in result.output and f"set {variable}" in result.output
+    assert not workdir.exists()
+
+
+def test_a_prompts_folder_without_an_agents_template_stops_run_before_the_run_directory(tmp_path, monkeypatch):
+    from agentic_ds.workflow.prompting import prompts_dir
+
+    (tmp_path / "sales.csv").write_text("region,price\nnorth,1\n")
+    partial = tmp_path / "prompts"
+    shutil.copytree(prompts_dir(), partial)
+    (partial / "answer_validator.md.j2").unlink()
+    monkeypatch.setenv("AGENTIC_DS_PROMPTS_DIR", str(partial))
+    workdir = tmp_path / "runs"
+    result = CliRunner().invoke(main, ["run", "--mode", "simple", "Mean price", "--files", str(tmp_path / "sales.csv"),
+                                       "--model", "offline", "--workdir", str(workdir)])
+    assert result.exit_code == 2, result.output
+    assert "lacks answer_validator.md.j2" in result.output
     assert not workdir.exists()

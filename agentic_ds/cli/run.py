@@ -156,10 +156,11 @@ def _check_sandbox(mode: str) -> None:
 
 def _check_bundled() -> None:
     """The prompts and skills a run needs are found and readable (a broken install is found here, not in the run)."""
+    from agentic_ds.agent_table import prompts
     from agentic_ds.skills import SkillLibrary, default_skills_dir
     from agentic_ds.workflow.prompting import require_templates
 
-    require_templates()
+    require_templates(prompts())
     SkillLibrary.load(default_skills_dir())
 
 

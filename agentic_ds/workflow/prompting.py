@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,12 +47,16 @@ def template_names() -> list[str]:
     return sorted(p.name for p in prompts_dir().glob("*.md.j2"))
 
 
-def require_templates() -> None:
-    """`ConfigError` unless the prompts folder exists (checked before a run directory is created)."""
+def require_templates(names: Iterable[str]) -> None:
+    """`ConfigError` unless the prompts folder holds every template in `names` (checked before a run starts)."""
     folder = prompts_dir()
     if not folder.is_dir():
         raise ConfigError(f"prompts folder {folder} does not exist",
                           hint=f"set {PROMPTS_DIR_ENV} to a folder of prompt templates, or unset it to use the bundled ones")
+    missing = sorted(name for name in names if not (folder / f"{name}.md.j2").is_file())
+    if missing:
+        raise ConfigError(f"prompts folder {folder} lacks {', '.join(f'{n}.md.j2' for n in missing)}",
+                          hint=f"copy them from the bundled prompts, or unset {PROMPTS_DIR_ENV}")
 
 
 def render(name: str, context: Mapping[str, Any]) -> str:
