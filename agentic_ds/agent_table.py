@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from agentic_ds import state as S
+from agentic_ds.schema import FinalAnswer
 
 Mode = Literal["orchestrated", "simple"]
 MODES: tuple[Mode, ...] = ("orchestrated", "simple")
@@ -114,7 +115,7 @@ AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
           loop=Loop(decision_key=S.FINAL_ANSWER, round_key=S.SIMPLE_ATTEMPT, iterations="simple_attempts",
                     exit_field="valid")),
     Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop"}, shows=TEXT,
-          model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=S.FinalAnswer,
+          model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=FinalAnswer,
           output_key=S.FINAL_ANSWER),
     Agent("simple_status", "status", parent={"simple": ROOT}),
     Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",

@@ -117,7 +117,7 @@ def _show_text(view: RunView) -> str:
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))
     for number, stage in enumerate(view.stages, 1):
-        label = "not run" if stage.status == "pending" and not stage.attempts else fmt.status_label(stage.status)
+        label = "not run" if stage.not_run else fmt.status_label(stage.status)
         tries = fmt.attempts(stage.attempts) if stage.attempts else ""
         title = stage.title if len(stage.title) <= title_width else stage.title[: title_width - 1] + "…"
         out.append(f"  {number:>2}. {title:<{title_width}}  {label:<10} {tries:<11} {stage.dir or '-'}")

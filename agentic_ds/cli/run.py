@@ -23,16 +23,17 @@ from agentic_ds.errors import (
     AgenticDSError,
     UsageError,
 )
+from agentic_ds.schema import RunStatus
 
 if TYPE_CHECKING:
     from agentic_ds.workspace import Workspace
 
 STATUS_EXIT_CODES = {
-    "completed": EXIT_OK,
-    "completed_with_warnings": EXIT_OK,
-    "incomplete": EXIT_INCOMPLETE,
-    "failed": EXIT_FAILED,
-    "interrupted": EXIT_INTERRUPTED,
+    RunStatus.COMPLETED: EXIT_OK,
+    RunStatus.COMPLETED_WITH_WARNINGS: EXIT_OK,
+    RunStatus.INCOMPLETE: EXIT_INCOMPLETE,
+    RunStatus.FAILED: EXIT_FAILED,
+    RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
 }
 INTERRUPTED_REASON = "stopped by Ctrl-C; the run directory keeps everything done so far"
 
@@ -117,14 +118,14 @@ def run_command(options: RunOptions) -> int:
         request = RunRequest(task=task, mode=options.mode, workspace=workspace, settings=settings, models=models)
         outcome = asyncio.run(execute_run(request, on_event=renderer.on_event))
     except KeyboardInterrupt:
-        renderer.finish("interrupted", INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
+        renderer.finish(RunStatus.INTERRUPTED, INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
         return EXIT_INTERRUPTED
     except AgenticDSError as exc:
         renderer.close()
         if options.debug:
             report_traceback()
         report_error(exc.message, exc.hint)
-        renderer.finish("failed", exc.message, workspace.root, _existing_report(workspace))
+        renderer.finish(RunStatus.FAILED, exc.message, workspace.root, _existing_report(workspace))
         return exc.exit_code
     except Exception as exc:  # a bug in a part of the workflow: the run directory still holds what was done
         renderer.close()
@@ -134,7 +135,7 @@ def run_command(options: RunOptions) -> int:
             f"internal error: {type(exc).__name__}: {exc}",
             "this is a bug in agentic-ds; rerun with --debug and report the traceback",
         )
-        renderer.finish("failed", f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
+        renderer.finish(RunStatus.FAILED, f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
         return EXIT_FAILED
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)

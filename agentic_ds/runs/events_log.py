@@ -9,6 +9,7 @@ from typing import IO, Any
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import ROOT, round_keys, status_authors
+from agentic_ds.schema import StageRecord, read_records
 
 TEXT_CHARS = 2000
 ARGS_CHARS = 300
@@ -103,11 +104,11 @@ class EventsLog:
             self._stage_count = len(delta[S.STAGES])
         if S.CURRENT_STAGE in delta:
             index = delta[S.CURRENT_STAGE]
-            stages = delta.get(S.STAGES) or []
+            stages = read_records(StageRecord, delta.get(S.STAGES))
             if index is None:
                 self._stage, self._iteration = None, None
             else:
-                title = stages[index]["title"] if index < len(stages) else ""
+                title = stages[index].title if index < len(stages) else ""
                 self._stage = {"index": index + 1, "count": self._stage_count, "title": title}
         for key in self._round_keys:
             if delta.get(key):

@@ -9,6 +9,7 @@ from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
+from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
@@ -24,7 +25,7 @@ def _warn(agent: str):
     return give_up
 
 
-def render_stage_results(stages: list[dict[str, Any]]) -> str:
+def render_stage_results(stages: list[StageRecord]) -> str:
     return plan_state.render_finished(stages, limit_chars=900)
 
 
@@ -32,8 +33,8 @@ def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "task": state.get(S.TASK, ""),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
-            "stage_results": render_stage_results(state.get(S.STAGES) or []),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
+            "stage_results": render_stage_results(stages_in(state.get(S.STAGES))),
             "files": list_produced(services.workspace),
         }
 
@@ -44,16 +45,16 @@ def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
     loops = services.settings.loops
 
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
-        stages = state.get(S.STAGES) or []
-        finished = [s for s in stages if s["status"] in ("approved", "failed")]
+        stages = stages_in(state.get(S.STAGES))
+        finished = [s for s in stages if s.status.finished]
         latest = finished[-1] if finished else None
         left = max(0, min(loops.max_added_stages - (state.get(S.ADDED_STAGES) or 0), loops.max_stages - len(stages)))
         return {
             "task": state.get(S.TASK, ""),
             "stages": plan_state.render_stages(stages),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
             "latest": (
-                f"{latest['title']} ({latest['status']} after {latest['attempts']} attempt(s))\n{latest.get('summary', '')}"
+                f"{latest.title} ({latest.status.value} after {latest.attempts} attempt(s))\n{latest.summary}"
                 if latest
                 else ""
             ),

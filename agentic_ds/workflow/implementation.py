@@ -10,6 +10,7 @@ from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
+from agentic_ds.schema import StageRecord, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
@@ -18,11 +19,11 @@ from agentic_ds.workflow.services import RunServices
 OUTPUT_TAIL_CHARS = 1500
 
 
-def current_stage(state: Mapping[str, Any]) -> dict[str, Any]:
+def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = None) -> StageRecord:
     index = state.get(S.CURRENT_STAGE)
-    stages = state.get(S.STAGES) or []
+    stages = stages_in(state.get(S.STAGES)) if stages is None else stages
     if index is None or not 0 <= index < len(stages):
-        return {"id": "-", "title": "(no current stage)", "description": "", "expected_outputs": []}
+        return StageRecord(id="-", title="(no current stage)")
     return stages[index]
 
 
@@ -42,19 +43,20 @@ def render_execution(execution: Mapping[str, Any] | None) -> str:
 
 def coder_context(services: RunServices):
     def build(state: Mapping[str, Any]) -> dict[str, Any]:
-        stage = current_stage(state)
+        stages = stages_in(state.get(S.STAGES))
+        stage = current_stage(state, stages)
         retry = (state.get(S.STAGE_ATTEMPT) or 1) > 1
         execution = state.get(S.LAST_EXECUTION) or {}
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
-            "stage_map": plan_state.render_stage_map(state.get(S.STAGES) or [], state.get(S.CURRENT_STAGE)),
-            "finished_stages": plan_state.render_finished(state.get(S.STAGES) or []),
+            "stage_map": plan_state.render_stage_map(stages, state.get(S.CURRENT_STAGE)),
+            "finished_stages": plan_state.render_finished(stages),
             "stage": stage,
             "feedback": (state.get(S.CODE_REVIEW) or "") if retry else "",
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
-            "skills": services.relevant_skills(f"{stage['title']} {stage['description']}"),
+            "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
         }
 
     return build
@@ -68,7 +70,7 @@ def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
             "stage": stage,
             "execution": render_execution(state.get(S.LAST_EXECUTION)),
             "summary": state.get(S.IMPL_SUMMARY) or "(the coder gave no summary)",
-            "files": _stage_files(services, stage.get("dir") or ""),
+            "files": _stage_files(services, stage.dir),
         }
 
     return llm_agent(services, "code_reviewer", mode, context)
@@ -77,16 +79,16 @@ def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
 def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         stage = current_stage(state)
-        return {"subject": f"Stage '{stage['title']}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
+        return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
     return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
 
 
-def _stage_code(services: RunServices, stage: Mapping[str, Any], limit: int = 4000) -> str:
+def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) -> str:
     """The code already run in this stage (its `code.py`), tail-clipped, so a retry builds on it."""
-    if not stage.get("dir"):
+    if not stage.dir:
         return ""
-    path = services.workspace.root / stage["dir"] / "code.py"
+    path = services.workspace.root / stage.dir / "code.py"
     if not path.is_file():
         return ""
     code = path.read_text(encoding="utf-8", errors="replace").strip()

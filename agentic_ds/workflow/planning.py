@@ -9,6 +9,7 @@ from google.adk.agents import InvocationContext, LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
+from agentic_ds.schema import PlanFile, PlannedStage, RunStatus, criteria_out, stages_out
 from agentic_ds.state import ParsedPlan
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
@@ -83,21 +84,17 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
         plan = ParsedPlan.model_validate(raw)
         stages = plan_state.stages_from_plan(plan, settings.loops.max_stages)
         criteria = plan_state.criteria_from_plan(plan)
-        callback_context.state[S.STAGES] = stages
-        callback_context.state[S.CRITERIA] = criteria
-        write_json(
-            services.workspace.file("plan.json"),
-            {
-                "stages": [{k: s[k] for k in ("id", "title", "description", "expected_outputs")} for s in stages],
-                "success_criteria": [c["text"] for c in criteria],
-            },
-        )
+        callback_context.state[S.STAGES] = stages_out(stages)
+        callback_context.state[S.CRITERIA] = criteria_out(criteria)
+        planned = [PlannedStage.model_validate(stage.model_dump()) for stage in stages]
+        plan_file = PlanFile(stages=planned, success_criteria=[c.text for c in criteria])
+        write_json(services.workspace.file("plan.json"), plan_file.model_dump(mode="json"))
 
     def give_up(ctx: InvocationContext, problem: str) -> dict[str, Any]:
         if ctx.session.state.get(S.RUN_STATUS):  # a budget already ended the run: keep its honest reason
             return {}
         return {
-            S.RUN_STATUS: "failed",
+            S.RUN_STATUS: RunStatus.FAILED,
             S.STATUS_REASON: f"the plan could not be turned into stages (plan_parser: {problem})",
         }
 

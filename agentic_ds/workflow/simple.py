@@ -15,6 +15,7 @@ from typing_extensions import override
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
+from agentic_ds.schema import RunStatus
 from agentic_ds.workflow.agents import llm_agent, loop_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.implementation import render_execution
@@ -53,12 +54,13 @@ class SimpleStatus(BaseAgent):
         execution = state.get(S.LAST_EXECUTION) or {}
         warnings = state.get(S.WARNINGS) or []
         if answer.get("valid"):
-            status = "completed_with_warnings" if warnings else "completed"
+            status = RunStatus.COMPLETED_WITH_WARNINGS if warnings else RunStatus.COMPLETED
             reason = "answer validated against the outputs" + (f", with {len(warnings)} warning(s)" if warnings else "")
         elif execution.get("ok"):
-            status, reason = "incomplete", "code ran, but no answer passed validation"
+            status, reason = RunStatus.INCOMPLETE, "code ran, but no answer passed validation"
         else:
-            status, reason = "failed", "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
+            status = RunStatus.FAILED
+            reason = "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
         yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
 
 

@@ -9,6 +9,7 @@ from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
+from agentic_ds.schema import RunStatus, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced, write_text
@@ -17,8 +18,9 @@ from agentic_ds.workflow.services import RunServices
 STATUS_LINE = "**Run status:** `{status}`"
 
 
-def status_of(state: Mapping[str, Any]) -> tuple[str, str]:
-    return state.get(S.RUN_STATUS) or "failed", state.get(S.STATUS_REASON) or "the run ended before a status was set"
+def status_of(state: Mapping[str, Any]) -> tuple[RunStatus, str]:
+    status = RunStatus(state.get(S.RUN_STATUS) or RunStatus.FAILED)
+    return status, state.get(S.STATUS_REASON) or "the run ended before a status was set"
 
 
 def ensure_status_line(report: str, status: str, reason: str) -> str:
@@ -54,9 +56,9 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             return base
         return {
             **base,
-            "plan": plan_state.render_stages(state.get(S.STAGES) or []),
-            "stage_results": plan_state.render_finished(state.get(S.STAGES) or [], limit_chars=1200),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "plan": plan_state.render_stages(stages_in(state.get(S.STAGES))),
+            "stage_results": plan_state.render_finished(stages_in(state.get(S.STAGES)), limit_chars=1200),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
         }
 
     def save(callback_context: Any) -> None:
