@@ -26,6 +26,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from functools import cached_property
+from typing import Any
 
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.apps import compaction as _compaction
@@ -160,17 +161,6 @@ class ResolvedTelemetry(TelemetryConfig):
     configured fields.
     """
 
-    resolved_content_capturing_mode = cached_property(TelemetryConfig.resolved_content_capturing_mode.fget)
-    should_add_content_to_logs = cached_property(TelemetryConfig.should_add_content_to_logs.fget)
-    should_add_content_to_experimental_spans = cached_property(
-        TelemetryConfig.should_add_content_to_experimental_spans.fget
-    )
-    should_add_content_to_legacy_spans = cached_property(TelemetryConfig.should_add_content_to_legacy_spans.fget)
-    should_use_experimental_genai_semconv = cached_property(
-        TelemetryConfig.should_use_experimental_genai_semconv.fget
-    )
-    should_emit_experimental_telemetry = cached_property(TelemetryConfig.should_emit_experimental_telemetry.fget)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TelemetryConfig):
             return NotImplemented
@@ -182,3 +172,9 @@ class ResolvedTelemetry(TelemetryConfig):
 
 def _fields(config: TelemetryConfig) -> tuple[object, ...]:
     return tuple(getattr(config, name) for name in TelemetryConfig.model_fields)
+
+
+for _answer in TELEMETRY_ANSWERS:  # each answer property's getter, cached per instance
+    _cached: cached_property[Any] = cached_property(vars(TelemetryConfig)[_answer].fget)
+    _cached.__set_name__(ResolvedTelemetry, _answer)
+    setattr(ResolvedTelemetry, _answer, _cached)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -155,7 +155,7 @@ class Tokens(Record):
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class RunRecord(Record):
@@ -271,8 +271,8 @@ def _read_value(annotation: Any, value: Any, problems: list[str], where: str) ->
         return [item for item in items if item is not _INVALID]
     if origin is dict and _record_type(get_args(annotation)[1]) is not None and isinstance(value, Mapping):
         item_type = get_args(annotation)[1]
-        read = {str(k): _read_value(item_type, v, problems, f"{where}.{k}") for k, v in value.items()}
-        return {k: v for k, v in read.items() if v is not _INVALID}
+        entries = {str(k): _read_value(item_type, v, problems, f"{where}.{k}") for k, v in value.items()}
+        return {k: v for k, v in entries.items() if v is not _INVALID}
     try:
         # Strict JSON-mode validation: what json.loads gives for a value the writer wrote, nothing coerced
         # ("yes" is no bool, "2" no int), while enums still read from their values.

@@ -26,6 +26,7 @@ from agentic_ds.errors import (
 from agentic_ds.schema import RunStatus
 
 if TYPE_CHECKING:
+    from agentic_ds.agent_table import Mode
     from agentic_ds.workspace import Workspace
 
 STATUS_EXIT_CODES = {
@@ -43,7 +44,7 @@ class RunOptions:
     """The `run` command's arguments, as the user gave them."""
 
     task: str
-    mode: str
+    mode: Mode
     files: tuple[str, ...]
     workdir: str | None = None
     models: tuple[str, ...] = ()
@@ -135,7 +136,8 @@ def run_command(options: RunOptions) -> int:
             f"internal error: {type(exc).__name__}: {exc}",
             "this is a bug in agentic-ds; rerun with --debug and report the traceback",
         )
-        renderer.finish(RunStatus.FAILED, f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
+        reason = f"internal error: {type(exc).__name__}"
+        renderer.finish(RunStatus.FAILED, reason, workspace.root, _existing_report(workspace))
         return EXIT_FAILED
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)

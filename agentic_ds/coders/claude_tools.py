@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from google.adk.events import EventActions
 from google.adk.models import LlmRequest
+from google.genai import types
 
 from agentic_ds.errors import AgenticDSError
 
@@ -44,7 +45,8 @@ def input_schema(tool: BaseTool) -> dict[str, Any]:
     """The JSON schema of a tool's arguments, from the declaration ADK sends to a model."""
     request = LlmRequest()
     request.append_tools([tool])
-    declaration = next((d for t in request.config.tools or [] for d in t.function_declarations or []), None)
+    declarations = [d for t in request.config.tools or [] if isinstance(t, types.Tool) for d in t.function_declarations or []]
+    declaration = declarations[0] if declarations else None
     if declaration is None:
         return dict(EMPTY_SCHEMA)
     if declaration.parameters_json_schema:

@@ -119,10 +119,12 @@ class StageOrchestrator(BaseAgent):
             review=state.get(S.CODE_REVIEW) or "",
         )
         _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
-        outcome = stages[index].status
-        verdict = outcome.value if approved else f"{outcome} after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
+        verdict = stages[index].status.value
+        if not approved:
+            verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
         yield status_event(
-            ctx, self.name, f"stage {index + 1}/{total} {verdict}", **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None}
+            ctx, self.name, f"stage {index + 1}/{total} {verdict}",
+            **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None},
         )
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:

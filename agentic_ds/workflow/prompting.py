@@ -51,8 +51,10 @@ def require_templates(names: Iterable[str]) -> None:
     """`ConfigError` unless the prompts folder holds every template in `names` (checked before a run starts)."""
     folder = prompts_dir()
     if not folder.is_dir():
-        raise ConfigError(f"prompts folder {folder} does not exist",
-                          hint=f"set {PROMPTS_DIR_ENV} to a folder of prompt templates, or unset it to use the bundled ones")
+        raise ConfigError(
+            f"prompts folder {folder} does not exist",
+            hint=f"set {PROMPTS_DIR_ENV} to a folder of prompt templates, or unset it to use the bundled ones",
+        )
     missing = sorted(name for name in names if not (folder / f"{name}.md.j2").is_file())
     if missing:
         raise ConfigError(f"prompts folder {folder} lacks {', '.join(f'{n}.md.j2' for n in missing)}",
