@@ -76,7 +76,9 @@ class StageOrchestrator(BaseAgent):
             status, reason = plan_state.final_status(
                 stages_in(state[S.STAGES]), criteria_in(state.get(S.CRITERIA)), list(state.get(S.WARNINGS) or [])
             )
-            yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
+            yield status_event(
+                ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason}
+            )
 
     async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
         services = self.services
