@@ -9,7 +9,7 @@ from google.adk.agents import RunConfig
 
 from agentic_ds.adk_private import ResolvedTelemetry
 from agentic_ds.agent_table import AGENTS, ROOT, llm_agents
-from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.services import CoderFactory, RunServices
 
 
 @dataclass
@@ -148,7 +148,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     )
 
 
-def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any):
+def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any) -> CoderFactory:
     from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
     from agentic_ds.skills import default_skills_dir
     from agentic_ds.workflow.prompting import render

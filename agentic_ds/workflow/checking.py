@@ -14,9 +14,10 @@ from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.structured import GiveUp
 
 
-def _warn(agent: str):
+def _warn(agent: str) -> GiveUp:
     def give_up(ctx: Any, problem: str) -> dict[str, Any]:
         warnings = list(ctx.session.state.get(S.WARNINGS) or [])
         warnings.append(f"{agent} gave no valid answer after retries: {problem}")

@@ -12,7 +12,7 @@ from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.schema import StageRecord, stages_in
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.agents import llm_agent
+from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
 
@@ -41,7 +41,7 @@ def render_execution(execution: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
-def coder_context(services: RunServices):
+def coder_context(services: RunServices) -> ContextBuilder:
     def build(state: Mapping[str, Any]) -> dict[str, Any]:
         stages = stages_in(state.get(S.STAGES))
         stage = current_stage(state, stages)

@@ -15,14 +15,14 @@ from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import write_json, write_text
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.structured import error_key
+from agentic_ds.workflow.structured import GiveUp, error_key
 
 
 def _problems(state: Mapping[str, Any]) -> str:
     return "\n".join(f"- {p}" for p in state.get(S.INPUT_PROBLEMS) or [])
 
 
-def reject_when_undecided(decision_key: str):
+def reject_when_undecided(decision_key: str) -> GiveUp:
     """A confirmation agent that never gave a valid answer counts as a rejection (the loop goes round again)."""
 
     def give_up(ctx: InvocationContext, problem: str) -> dict[str, Any]:

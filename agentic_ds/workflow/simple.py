@@ -16,7 +16,7 @@ from typing_extensions import override
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.schema import RunStatus
-from agentic_ds.workflow.agents import llm_agent, loop_agent
+from agentic_ds.workflow.agents import ContextBuilder, llm_agent, loop_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.implementation import render_execution
 from agentic_ds.workflow.loops import status_event
@@ -64,7 +64,7 @@ class SimpleStatus(BaseAgent):
         yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
 
 
-def simple_coder_context(services: RunServices):
+def simple_coder_context(services: RunServices) -> ContextBuilder:
     """The coder's prompt context in simple mode: the task, the profile, and what earlier attempts did."""
 
     def build(state: Mapping[str, Any]) -> dict[str, Any]:
