@@ -21,8 +21,6 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_serializer
 
-from agentic_ds import __version__
-
 
 class RunStatus(StrEnum):
     RUNNING = "running"                                  # written when the run starts
@@ -41,6 +39,14 @@ class RunStatus(StrEnum):
     def answered(self) -> bool:
         """The answer passed its checks (the command exits 0)."""
         return self in (RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS)
+
+    @classmethod
+    def of(cls, value: object, default: RunStatus) -> RunStatus:
+        """`value` (a status kept in session state) as a status; `default` when it is none."""
+        try:
+            return cls(value) if value else default
+        except ValueError:
+            return default
 
 
 class StageStatus(StrEnum):
@@ -168,10 +174,10 @@ class RunRecord(Record):
     mode: str = ""
     status: RunStatus = RunStatus.UNKNOWN
     reason: str = ""
-    started_at: str = Field(default_factory=now_iso)
+    started_at: str = ""
     ended_at: str | None = None
     wall_s: float | None = None
-    version: str = __version__
+    version: str = ""                           # of agentic-ds
     models: dict[str, str] = Field(default_factory=dict)
     models_reason: str = ""
     isolation: str = ""

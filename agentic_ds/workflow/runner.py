@@ -17,6 +17,7 @@ from typing import Any
 
 from google.genai import types
 
+from agentic_ds import __version__
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.agent_table import ROOT
@@ -78,6 +79,8 @@ async def execute_run(
     record = RunRecord(
         id=workspace.root.name,
         status=RunStatus.RUNNING,
+        started_at=now_iso(),
+        version=__version__,
         task=request.task,
         mode=request.mode,
         models={role: choice.spec for role, choice in request.models.choices.items()},
@@ -125,7 +128,7 @@ async def execute_run(
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
         final_state = await _safe_state(session_service)
         # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
-        if final_state.get(S.RUN_STATUS) is None or RunStatus(final_state[S.RUN_STATUS]).answered:
+        if RunStatus.of(final_state.get(S.RUN_STATUS), RunStatus.COMPLETED).answered:
             final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
         for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
             sink(item)
@@ -173,7 +176,7 @@ async def _finish(
         assembled.toolset.close()
     if hasattr(session_service, "close"):
         await _quietly(session_service.close())
-    status = RunStatus(state.get(S.RUN_STATUS) or RunStatus.FAILED)
+    status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
     record.status, record.reason = status, reason
     record.ended_at = now_iso()

@@ -19,7 +19,7 @@ STATUS_LINE = "**Run status:** `{status}`"
 
 
 def status_of(state: Mapping[str, Any]) -> tuple[RunStatus, str]:
-    status = RunStatus(state.get(S.RUN_STATUS) or RunStatus.FAILED)
+    status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     return status, state.get(S.STATUS_REASON) or "the run ended before a status was set"
 
 
@@ -70,7 +70,8 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
 def _render_answer(answer: Mapping[str, Any]) -> str:
     if not answer:
         return "No validated answer was produced."
-    lines = [f"answer: {answer.get('answer', '')}", f"valid: {answer.get('valid')}", f"confidence: {answer.get('confidence')}"]
+    lines = [f"answer: {answer.get('answer', '')}", f"valid: {answer.get('valid')}",
+             f"confidence: {answer.get('confidence')}"]
     for caveat in answer.get("caveats") or []:
         lines.append(f"caveat: {caveat}")
     return "\n".join(lines)
