@@ -56,9 +56,11 @@ class Loop:
 
 @dataclass(frozen=True)
 class Agent:
+    """One row of the table: an agent of one tree or both."""
+
     name: str
     role: str                               # the job; agents doing the same job share it (one offline answer)
-    parent: Mapping[Mode, str | None]       # where it sits in each tree it belongs to (None: the root)
+    parent: Mapping[Mode, str | None]       # its parent in each tree it is in (None: it is the root)
     shows: Shows = Shows.STATUS
     model_role: str | None = None           # the configured model it calls (`models.<role>`); None: no LLM
     prompt: str | Mapping[Mode, str] | None = None   # template in prompts/, per mode when it differs
