@@ -3,7 +3,9 @@
 They live at the top of the repository (`prompts/`, `skills/`), where users read and edit them. A wheel carries
 them inside the package, as `agentic_ds/_bundled/{prompts,skills}` (hatchling's force-include, see
 pyproject.toml), and they are found there through `importlib.resources`. An editable install or a source
-checkout has no `_bundled/`: there the repository's own folders are used.
+checkout has no `_bundled/`: there the repository's own folders are used. (Hatchling copies the force-included
+folders into an editable install's site-packages too; that copy is never read, since the package itself is
+imported from the checkout.)
 """
 
 from __future__ import annotations
