@@ -44,7 +44,7 @@ class RunStatus(StrEnum):
     def of(cls, value: object, default: RunStatus) -> RunStatus:
         """`value` (a status kept in session state) as a status; `default` when it is none."""
         try:
-            return cls(value) if value else default
+            return cls(str(value)) if value else default
         except ValueError:
             return default
 
