@@ -207,10 +207,10 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                 order += 1
         budget = self.max_chars - len(SUMMARY_HEADER) - 1
         chosen: list[_Line] = []
-        for line in sorted(candidates, key=lambda c: (-c.priority, not c.carried, c.order)):
-            if len(line.text) + 1 <= budget:
-                chosen.append(line)
-                budget -= len(line.text) + 1
+        for candidate in sorted(candidates, key=lambda c: (-c.priority, not c.carried, c.order)):
+            if len(candidate.text) + 1 <= budget:
+                chosen.append(candidate)
+                budget -= len(candidate.text) + 1
         chosen.sort(key=lambda c: c.order)
         return "\n".join([SUMMARY_HEADER, *(c.text for c in chosen)])
 
