@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from agentic_ds.cli.review import _show_text as show_text
+from agentic_ds.cli.review import runs_table
+from agentic_ds.report.html import render_html
 from agentic_ds.report.listing import summarize_run
+from agentic_ds.report.markdown import render_markdown_appendix
 from agentic_ds.report.view import load_run_view
 from agentic_ds.schema import (
     CriterionRecord,
@@ -62,8 +66,10 @@ def test_list_show_and_reports_survive_any_run_json(tmp_path, text):
     (run / "run.json").write_text(text)
     summary = summarize_run(run)
     view = load_run_view(run)
-    assert summary.status is view.status and view.status in (RunStatus.UNKNOWN,)
+    assert summary.status is view.status is RunStatus.UNKNOWN
     assert summary.id == view.id == run.name
+    assert "unknown" in render_html(view) and "unknown" in render_markdown_appendix(view)
+    assert "Status   unknown" in show_text(view) and runs_table([summary]).count("unknown") == 1
 
 
 def test_bad_fields_are_left_out_and_named():
