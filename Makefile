@@ -16,11 +16,12 @@ DATA ?= examples/data
 MODE ?= orchestrated
 MODEL ?= offline
 
-.PHONY: help install run test bench clean-venv
+.PHONY: help install run test lint bench clean-venv
 
 help:
 	@echo "make run     run the main job on $(DATA) with the offline model (no API key needed)"
 	@echo "make test    run the whole test suite"
+	@echo "make lint    ruff and mypy (configured in pyproject.toml; not yet part of make test)"
 	@echo "make bench   run the benchmarks (figures go to BENCHMARKS.md)"
 	@echo "variables:   TASK='...' DATA=path MODE=orchestrated|simple MODEL=offline PYTHON=python3.12"
 
@@ -43,6 +44,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check agentic_ds tests bench
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	for b in startup sandbox persistence loops context overhead; do $(BIN)/python bench/$$b.py || exit 1; done

@@ -2,14 +2,15 @@
 
 All orchestration state lives in the ADK session and changes only through `state_delta`,
 `output_key` or context state, so `session.db` always holds the truth. Records are stored as
-plain dicts (JSON-serialisable); the pydantic models here validate them on the way in and out.
+plain dicts (JSON-serialisable); the pydantic models here and in `agentic_ds/schema.py` (stages, criteria,
+the final answer, statuses) validate them on the way in and out.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import Field
 
-from pydantic import BaseModel, ConfigDict, Field
+from agentic_ds.schema import PlannedStage, Record
 
 # -- keys ---------------------------------------------------------------------------------------
 TASK = "task"                          # the user's question, verbatim
@@ -21,8 +22,8 @@ PLAN_REVIEW = "plan_review"            # plan_reviewer's critique
 PLAN_DECISION = "plan_decision"        # plan_confirmation's {exit, reason}
 PLAN_ROUND = "plan_round"              # 1-based planning iteration
 PARSED_PLAN = "parsed_plan"            # plan_parser's raw structured output
-STAGES = "stages"                      # list[StageRecord]
-CRITERIA = "criteria"                  # list[CriterionRecord]
+STAGES = "stages"                      # list[schema.StageRecord], as dicts
+CRITERIA = "criteria"                  # list[schema.CriterionRecord], as dicts
 CURRENT_STAGE = "current_stage"        # index into STAGES, or None
 STAGE_ATTEMPT = "stage_attempt"        # 1-based iteration of the implementation loop
 IMPL_SUMMARY = "impl_summary"          # coding_agent's final text for the current attempt
@@ -32,97 +33,53 @@ IMPL_DECISION = "impl_decision"        # impl_confirmation's {exit, reason}
 CRITERIA_UPDATE = "criteria_update"    # criteria_checker's raw structured output
 REFLECTION = "reflection"              # stage_reflector's raw structured output
 REPORT_TEXT = "report_text"            # summary_agent's report (also written to report.md)
-RUN_STATUS = "run_status"              # RunStatus
+RUN_STATUS = "run_status"              # schema.RunStatus
 STATUS_REASON = "status_reason"        # one sentence: why that status
 WARNINGS = "warnings"                  # list[str]
 ADDED_STAGES = "added_stages"          # how many stages the reflector appended so far
-FINAL_ANSWER = "final_answer"          # simple mode: answer_validator's FinalAnswer
+FINAL_ANSWER = "final_answer"          # simple mode: answer_validator's schema.FinalAnswer
 SIMPLE_ATTEMPT = "simple_attempt"      # simple mode: 1-based attempt
 EARLIER_ATTEMPTS = "earlier_attempts"  # simple mode: list of {attempt, error, verdict} of failed attempts
 
-RunStatus = Literal["completed", "completed_with_warnings", "incomplete", "failed"]
-StageStatus = Literal["pending", "running", "approved", "failed"]
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
 
 # -- structured LLM outputs ---------------------------------------------------------------------
-class Decision(_Record):
+class Decision(Record):
     """A confirmation agent's verdict: exit the loop (approved) or go round again."""
 
     exit: bool = Field(description="true when the reviewed work is approved and the loop should end")
     reason: str = Field(description="one or two sentences: why")
 
 
-class PlannedStage(_Record):
-    id: str = Field(description="short stable id, e.g. 's1'")
-    title: str
-    description: str = Field(description="what to do, concretely, with the columns and files involved")
-    expected_outputs: list[str] = Field(default_factory=list, description="files or numbers this stage must produce")
-
-
-class ParsedPlan(_Record):
+class ParsedPlan(Record):
     stages: list[PlannedStage] = Field(min_length=1)
     success_criteria: list[str] = Field(min_length=1, description="end states that prove the task is done")
 
 
-class CriterionUpdate(_Record):
+class CriterionUpdate(Record):
     id: str
     met: bool
     evidence: str = Field(description="paths and numbers that show it, or what is missing")
 
 
-class CriteriaUpdate(_Record):
+class CriteriaUpdate(Record):
     criteria: list[CriterionUpdate]
 
 
-class StageEdit(_Record):
+class StageEdit(Record):
     id: str = Field(description="id of a stage that has not run yet")
     title: str | None = None
     description: str | None = None
     expected_outputs: list[str] | None = None
 
 
-class Reflection(_Record):
+class Reflection(Record):
     edits: list[StageEdit] = Field(default_factory=list)
     new_stages: list[PlannedStage] = Field(default_factory=list)
     note: str = ""
 
 
-class FinalAnswer(_Record):
-    """Simple mode's validated answer (also the `final_answer` of run.json)."""
-
-    valid: bool = Field(description="false when the execution failed or the outputs do not support the answer")
-    answer: str
-    confidence: Literal["high", "medium", "low"] = "medium"
-    caveats: list[str] = Field(default_factory=list)
-    reasoning_trace: list[str] = Field(default_factory=list, description="a few short steps")
-    output_type: Literal["number", "table", "figure", "text"] = "text"
-
-
-# -- records kept in state ----------------------------------------------------------------------
-class StageRecord(_Record):
-    id: str
-    title: str
-    description: str
-    expected_outputs: list[str] = Field(default_factory=list)
-    status: StageStatus = "pending"
-    attempts: int = 0
-    summary: str = ""
-    review: str = ""
-    dir: str = ""                      # stages/NN-slug, relative to the run directory
-
-
-class CriterionRecord(_Record):
-    id: str
-    text: str
-    met: bool = False
-    evidence: str = ""
-
-
-class ExecutionSummary(_Record):
+# -- records kept in state (the stage and criterion records are in agentic_ds/schema.py) ------------
+class ExecutionSummary(Record):
     """What the coder's last `run_python` did, as the reviewer sees it."""
 
     ok: bool

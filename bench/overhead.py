@@ -17,6 +17,9 @@ Default: 40 stages x 24 tool calls (24 is the project's cap on one coder turn, `
 
 Last line: `overhead: events=N ms_per_call_first100=X ms_per_call_last100=X`.
 Bars: last100 <= 1.5 x first100 (flat), both <= 3 ms.
+
+The same run is repeated, in the same rounds, with each private ADK seam that has a public drop-in
+(agentic_ds/adk_private.py) swapped for it: the figures say what each seam saves.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ import asyncio
 import bisect
 import functools
 import gc
+import importlib
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,16 @@ from bench.record import record_section  # noqa: E402
 from bench.scripted_runs import long_run_scripts, write_data  # noqa: E402
 
 BUCKET = 100
+# Each private ADK seam with a public drop-in: (what replaces it, the module attributes swapped for it).
+ALTERNATIVES: dict[str, list[tuple[str, str, str]]] = {
+    "ADK's FunctionTool (a deep copy of each declaration per request) for DeclaredTool": [
+        ("agentic_ds.tools.toolset", "DeclaredTool", "google.adk.tools:FunctionTool"),
+        ("agentic_ds.tools.skills", "DeclaredTool", "google.adk.tools:FunctionTool"),
+    ],
+    "ADK's TelemetryConfig (answers recomputed per message) for ResolvedTelemetry": [
+        ("agentic_ds.workflow.assembly", "ResolvedTelemetry", "google.adk.telemetry:TelemetryConfig"),
+    ],
+}
 
 
 class ZeroLatencyLlm(BaseLlm):
@@ -175,6 +190,30 @@ async def bare_adk(calls: int) -> tuple[float, float]:
     return statistics.mean(raw[:BUCKET]), statistics.mean(raw[-BUCKET:])
 
 
+@contextmanager
+def swapped(patches: list[tuple[str, str, str]]) -> Iterator[None]:
+    """The module attributes in `patches` replaced by the public objects named `module:attribute`."""
+    originals = []
+    for module_name, attribute, replacement in patches:
+        module = importlib.import_module(module_name)
+        source, name = replacement.split(":")
+        originals.append((module, attribute, getattr(module, attribute)))
+        setattr(module, attribute, getattr(importlib.import_module(source), name))
+    try:
+        yield
+    finally:
+        for module, attribute, original in originals:
+            setattr(module, attribute, original)
+
+
+async def measure(args: argparse.Namespace) -> tuple[int, list[float], float, float, float, float]:
+    """One whole run: (events, per-call ms, wall s, tool s per call, first100 ms, last100 ms)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        events, intervals, wall, tool_s = await run(Path(tmp) / "run", args.stages, args.calls, args.budget)
+    raw_ms = [seconds * 1000 for _, seconds in intervals]
+    return events, raw_ms, wall, tool_s, statistics.mean(raw_ms[:BUCKET]), statistics.mean(raw_ms[-BUCKET:])
+
+
 def cpu_check_s() -> float:
     """Seconds for 10 million additions in pure Python: shows how fast this (shared) CPU ran at the time."""
     started, total = time.perf_counter(), 0
@@ -192,14 +231,17 @@ async def main() -> None:
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
     rounds = []
+    alternatives: dict[str, list[tuple[float, float]]] = {label: [] for label in ALTERNATIVES}
     for _ in range(args.rounds):
         gc.collect()
         cpu = cpu_check_s()
-        with tempfile.TemporaryDirectory() as tmp:
-            events, intervals, wall, tool_s = await run(Path(tmp) / "run", args.stages, args.calls, args.budget)
-        raw_ms = [seconds * 1000 for _, seconds in intervals]
-        first, last = statistics.mean(raw_ms[:BUCKET]), statistics.mean(raw_ms[-BUCKET:])
+        events, raw_ms, wall, tool_s, first, last = await measure(args)
         rounds.append((events, raw_ms, wall, tool_s, cpu, first, last))
+        for label, patches in ALTERNATIVES.items():  # interleaved, so a slow minute weighs on every variant
+            gc.collect()
+            with swapped(patches):
+                *_, alt_first, alt_last = await measure(args)
+            alternatives[label].append((alt_first, alt_last))
     events = rounds[0][0]
     # As timeit does: the fastest round is the best estimate of the cost; slower ones measure other work on
     # this shared machine (its CPU speed varies up to 2x within minutes, see the CPU check per round).
@@ -223,6 +265,11 @@ async def main() -> None:
             for number, r in enumerate(rounds, 1)
         ),
         f"- bars: {verdict}",
+        *(
+            f"- public alternative, same rounds: {label}: first100 {min(f for f, _ in runs):.2f} ms, "
+            f"last100 {min(la for _, la in runs):.2f} ms"
+            for label, runs in alternatives.items()
+        ),
         f"- baseline, same process: one plain ADK LlmAgent (in-memory, no plugins, no persistence) making 600 tool "
         f"calls in one turn: first100 {bare_first:.2f} ms, last100 {bare_last:.2f} ms (ADK's cost grows with the turn; "
         "here compaction, which also drops compacted events from memory, and per-stage history keep it flat)",

@@ -14,7 +14,7 @@ from agentic_ds import __version__
 from agentic_ds.cli.main import main
 
 COMMANDS = [[], ["run"], ["config"], ["config", "show"], ["list"], ["show"], ["open"]]
-HEAVY_MODULES = ["google.adk", "google.genai", "litellm", "claude_agent_sdk", "pandas", "duckdb", "numpy"]
+HEAVY_MODULES = ["google.adk", "google.genai", "litellm", "claude_agent_sdk", "pandas", "duckdb", "numpy", "pydantic"]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "agentic-ds")

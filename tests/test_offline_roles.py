@@ -11,7 +11,8 @@ from google.genai import types
 from agentic_ds.offline import OfflineLlm
 from agentic_ds.offline.methods import read_method
 from agentic_ds.offline.request import parse_request
-from agentic_ds.state import CriteriaUpdate, Decision, FinalAnswer, ParsedPlan, Reflection
+from agentic_ds.schema import FinalAnswer
+from agentic_ds.state import CriteriaUpdate, Decision, ParsedPlan, Reflection
 from agentic_ds.workflow.prompting import render
 from tests.offline_support import READ_ONLY, Tools, drive, make_run_dir, request, user
 

@@ -161,7 +161,7 @@ def test_agent_images_with_spaces_in_their_names_are_embedded(tmp_path):
 
 def test_structured_answer_of_simple_mode_leads_the_report(tmp_path):
     run = make_run(tmp_path, mode="simple", final_answer={
-        "answer": "Mean amount: 356.10", "confidence": "high", "caveats": ["3.2% of rows dropped"],
+        "valid": True, "answer": "Mean amount: 356.10", "confidence": "high", "caveats": ["3.2% of rows dropped"],
         "reasoning_trace": ["loaded 2,391 rows", "computed the mean"], "output_type": "number"})
 
     html = render_html(load_run_view(run))

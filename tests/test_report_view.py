@@ -27,9 +27,10 @@ def test_complete_run_is_read_whole(tmp_path):
     assert compare.tables[0].columns == ["region", "amount"] and compare.tables[0].total_rows == 4
     assert view.stages[2].last_output == "KeyError: 'dat'\n"
     assert [c.met for c in view.criteria] == [True, False]
-    assert {c.model: c.input_tokens for c in view.costs} == {"offline": 22800, "openai/gpt-4.1-mini": 5000}
+    assert {model: c.input_tokens for model, c in view.cost.by_model.items()} == {"offline": 22800, "openai/gpt-4.1-mini": 5000}
     assert view.total_usd == 0.0123 and view.total_tokens == 27800 + 4220
-    assert view.inputs[0].path == "inputs/sales.csv" and view.inputs[0].rows == 2391 and view.inputs[0].columns == 3
+    assert view.input_views[0].path == "inputs/sales.csv" and view.input_views[0].rows == 2391
+    assert view.input_views[0].columns == 3
     assert view.report_text.startswith("# Which region sells most?")
     assert view.problems == [] and view.extra_figures == [] and view.extra_tables == []
 
@@ -41,7 +42,7 @@ def test_directory_with_nothing_but_a_name_loads_as_unknown(tmp_path):
     view = load_run_view(run)
 
     assert view.id == run.name and view.status == "unknown"
-    assert view.stages == [] and view.costs == [] and view.wall_s is None and view.report_text is None
+    assert view.stages == [] and view.cost.by_model == {} and view.wall_s is None and view.report_text is None
     assert any("run.json is missing" in p for p in view.problems)
     assert any("plan.json is missing" in p for p in view.problems)
 
@@ -70,7 +71,7 @@ def test_wrong_types_in_run_json_fall_back_to_defaults(tmp_path):
     view = load_run_view(run)
 
     assert view.wall_s == 30.0  # computed from the timestamps
-    assert view.costs == [] and view.total_usd is None
+    assert view.cost.by_model == {} and view.total_usd is None
     assert view.criteria[0].met is None
     assert len(view.stages) == 3  # from plan.json and the stage directories
 

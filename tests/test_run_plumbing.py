@@ -9,19 +9,10 @@ import pytest
 from google.adk.telemetry import TelemetryConfig
 from google.adk.telemetry.context import ContentCapturingMode
 
-from agentic_ds.tools.declared import DeclaredTool
+from agentic_ds.adk_private import TELEMETRY_ANSWERS as ANSWERS
+from agentic_ds.adk_private import DeclaredTool, ResolvedTelemetry
 from agentic_ds.tools.toolset import FixedToolset
 from agentic_ds.workflow import prompting
-from agentic_ds.workflow.telemetry import ResolvedTelemetry
-
-ANSWERS = (
-    "resolved_content_capturing_mode",
-    "should_add_content_to_logs",
-    "should_add_content_to_experimental_spans",
-    "should_add_content_to_legacy_spans",
-    "should_use_experimental_genai_semconv",
-    "should_emit_experimental_telemetry",
-)
 
 
 def look(path: str) -> dict:

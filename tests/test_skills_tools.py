@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from google.adk.models import LlmRequest
 from google.adk.tools import FunctionTool
 
 from agentic_ds.skills import SkillLibrary, default_skills_dir
@@ -16,9 +17,11 @@ def tools() -> dict[str, FunctionTool]:
 
 def test_tools_have_the_fixed_names_and_schemas(tools):
     assert set(tools) == {"list_skills", "load_skill"}
-    schema = tools["load_skill"]._get_declaration().parameters_json_schema
-    assert schema["required"] == ["name"]
-    assert "query" in tools["list_skills"]._get_declaration().parameters_json_schema["properties"]
+    request = LlmRequest()
+    request.append_tools([tools["load_skill"], tools["list_skills"]])
+    load, listing = request.config.tools[0].function_declarations
+    assert load.parameters_json_schema["required"] == ["name"]
+    assert "query" in listing.parameters_json_schema["properties"]
 
 
 async def test_list_skills_ranks_by_query_and_lists_all_without_one(tools):

@@ -18,35 +18,11 @@ import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from agentic_ds.agent_table import ROOT, Mode, parents
+
 if TYPE_CHECKING:
     from agentic_ds.config.models import RoleModels
 
-# Where each agent of the orchestrated tree sits, to draw the tree; unknown authors hang off the root.
-AGENT_PARENTS = {
-    "file_analyzer": "agentic_ds",
-    "planning_loop": "agentic_ds",
-    "plan_maker": "planning_loop",
-    "plan_reviewer": "planning_loop",
-    "plan_confirmation": "planning_loop",
-    "plan_parser": "agentic_ds",
-    "stage_orchestrator": "agentic_ds",
-    "implementation_loop": "stage_orchestrator",
-    "coding_agent": "implementation_loop",
-    "code_reviewer": "implementation_loop",
-    "impl_confirmation": "implementation_loop",
-    "criteria_checker": "stage_orchestrator",
-    "stage_reflector": "stage_orchestrator",
-    "summary_agent": "agentic_ds",
-}
-SIMPLE_AGENT_PARENTS = {
-    "file_analyzer": "agentic_ds",
-    "simple_loop": "agentic_ds",
-    "coding_agent": "simple_loop",
-    "answer_validator": "simple_loop",
-    "simple_status": "agentic_ds",
-    "summary_agent": "agentic_ds",
-}
-ROOT_AGENT = "agentic_ds"
 _TEXT_LIMIT = 160
 
 
@@ -181,13 +157,13 @@ class LiveRenderer(PlainRenderer):
     """A live panel on a terminal: the agent tree with the active agent, stage i of n, review
     iteration, tokens so far; event lines scroll above it."""
 
-    def __init__(self, out: IO[str] | None = None, mode: str = "orchestrated") -> None:
+    def __init__(self, out: IO[str] | None = None, mode: Mode = "orchestrated") -> None:
         super().__init__(out)
         from rich.console import Console
         from rich.live import Live
 
         self.console = Console(file=self.out, highlight=False)
-        self.parents = SIMPLE_AGENT_PARENTS if mode == "simple" else AGENT_PARENTS
+        self.parents = parents(mode)  # the tree as the table of agents places it; unknown authors hang off the root
         self.seen: list[str] = []
         self.active: str | None = None
         self.stage: dict[str, Any] | None = None
@@ -203,7 +179,7 @@ class LiveRenderer(PlainRenderer):
 
     def on_event(self, event: dict[str, Any]) -> None:
         author = event.get("author")
-        if author and author not in (ROOT_AGENT, "user"):
+        if author and author not in (ROOT, "user"):
             self.active = author
             if author not in self.seen:
                 self.seen.append(author)
@@ -223,12 +199,12 @@ class LiveRenderer(PlainRenderer):
         from rich.text import Text
         from rich.tree import Tree
 
-        tree = Tree(Text(ROOT_AGENT, style="bold"))
-        nodes: dict[str, Any] = {ROOT_AGENT: tree}
+        tree = Tree(Text(ROOT, style="bold"))
+        nodes: dict[str, Any] = {ROOT: tree}
 
         def node(name: str) -> Any:
             if name not in nodes:
-                parent = node(self.parents.get(name, ROOT_AGENT))
+                parent = node(self.parents.get(name, ROOT))
                 style = "bold green" if name == self.active else "dim"
                 nodes[name] = parent.add(Text(("> " if name == self.active else "") + name, style=style))
             return nodes[name]
@@ -250,7 +226,7 @@ class LiveRenderer(PlainRenderer):
 
 
 def make_renderer(
-    *, quiet: bool, as_json: bool, out: IO[str] | None = None, mode: str = "orchestrated"
+    *, quiet: bool, as_json: bool, out: IO[str] | None = None, mode: Mode = "orchestrated"
 ) -> PlainRenderer:
     """JSON beats quiet; otherwise live on a terminal and plain lines elsewhere (CI, pipes)."""
     stream = out or sys.stdout

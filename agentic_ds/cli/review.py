@@ -13,14 +13,14 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from agentic_ds.report import formatting as fmt
-from agentic_ds.report.listing import RunSummary, find_run, list_runs
-from agentic_ds.report.model import RunView
-from agentic_ds.report.view import load_run_view
-from agentic_ds.workspace import Workspace
+# The report modules load pydantic and the run schema: imported where a command runs, not for `--help`.
+if TYPE_CHECKING:
+    from agentic_ds.report.listing import RunSummary
+    from agentic_ds.report.model import RunView
 
 _BROWSER_TIMEOUT_S = 10.0
 
@@ -59,6 +59,8 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
       agentic-ds list
       agentic-ds list --workdir ~/analyses --json
     """
+    from agentic_ds.report.listing import list_runs
+
     root = _root(workdir)
     runs = list_runs(root)
     if as_json:
@@ -74,6 +76,8 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
 
 def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
     """Aligned columns, one run per line; the task is cut to fit `width` when given."""
+    from agentic_ds.report import formatting as fmt
+
     header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TASK")
     rows = [(r.id, fmt.status_label(r.status), r.mode or "-", fmt.when(r.started_at), fmt.duration(r.wall_s),
              fmt.usd(r.total_usd), r.task or "-") for r in runs]
@@ -100,11 +104,16 @@ def show_command(run: str, workdir: Path | None) -> None:
       agentic-ds show 20261122-0215
       agentic-ds show workdirs/20261122-021538-what-drives-revenue
     """
+    from agentic_ds.report.listing import find_run
+    from agentic_ds.report.view import load_run_view
+
     view = load_run_view(find_run(run, _root(workdir)))
     click.echo(_show_text(view))
 
 
 def _show_text(view: RunView) -> str:
+    from agentic_ds.report import formatting as fmt
+
     out = [f"Run      {view.id}", f"Path     {view.root}"]
     out.append(f"Task     {view.task or '-'}")
     status = fmt.status_label(view.status) + (f": {view.reason}" if view.reason else "")
@@ -117,7 +126,7 @@ def _show_text(view: RunView) -> str:
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))
     for number, stage in enumerate(view.stages, 1):
-        label = "not run" if stage.status == "pending" and not stage.attempts else fmt.status_label(stage.status)
+        label = "not run" if stage.not_run else fmt.status_label(stage.status)
         tries = fmt.attempts(stage.attempts) if stage.attempts else ""
         title = stage.title if len(stage.title) <= title_width else stage.title[: title_width - 1] + "…"
         out.append(f"  {number:>2}. {title:<{title_width}}  {label:<10} {tries:<11} {stage.dir or '-'}")
@@ -159,10 +168,13 @@ def open_command(run: str, workdir: Path | None) -> None:
       agentic-ds open 20261122-0215
       agentic-ds open --workdir ~/analyses 20261122
     """
+    from agentic_ds.report.listing import find_run
+
     run_dir = find_run(run, _root(workdir))
     report = run_dir / "report.html"
     if not report.is_file():
         from agentic_ds.report.writer import write_reports  # jinja2 and markdown-it only when needed
+        from agentic_ds.workspace import Workspace
 
         _, report = write_reports(Workspace(run_dir))
         click.echo("report.html was missing; rendered it from the run directory.", err=True)

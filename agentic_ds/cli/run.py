@@ -23,16 +23,18 @@ from agentic_ds.errors import (
     AgenticDSError,
     UsageError,
 )
+from agentic_ds.schema import RunStatus
 
 if TYPE_CHECKING:
+    from agentic_ds.agent_table import Mode
     from agentic_ds.workspace import Workspace
 
 STATUS_EXIT_CODES = {
-    "completed": EXIT_OK,
-    "completed_with_warnings": EXIT_OK,
-    "incomplete": EXIT_INCOMPLETE,
-    "failed": EXIT_FAILED,
-    "interrupted": EXIT_INTERRUPTED,
+    RunStatus.COMPLETED: EXIT_OK,
+    RunStatus.COMPLETED_WITH_WARNINGS: EXIT_OK,
+    RunStatus.INCOMPLETE: EXIT_INCOMPLETE,
+    RunStatus.FAILED: EXIT_FAILED,
+    RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
 }
 INTERRUPTED_REASON = "stopped by Ctrl-C; the run directory keeps everything done so far"
 
@@ -42,7 +44,7 @@ class RunOptions:
     """The `run` command's arguments, as the user gave them."""
 
     task: str
-    mode: str
+    mode: Mode
     files: tuple[str, ...]
     workdir: str | None = None
     models: tuple[str, ...] = ()
@@ -102,6 +104,7 @@ def run_command(options: RunOptions) -> int:
     paths = [Path(p) for p in options.files]
     validate_inputs(paths, settings.workdir)
     _check_sandbox(settings.sandbox.mode, models.choices["coder"])
+    _check_bundled()
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
     renderer.models(models)
@@ -116,14 +119,14 @@ def run_command(options: RunOptions) -> int:
         request = RunRequest(task=task, mode=options.mode, workspace=workspace, settings=settings, models=models)
         outcome = asyncio.run(execute_run(request, on_event=renderer.on_event))
     except KeyboardInterrupt:
-        renderer.finish("interrupted", INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
+        renderer.finish(RunStatus.INTERRUPTED, INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
         return EXIT_INTERRUPTED
     except AgenticDSError as exc:
         renderer.close()
         if options.debug:
             report_traceback()
         report_error(exc.message, exc.hint)
-        renderer.finish("failed", exc.message, workspace.root, _existing_report(workspace))
+        renderer.finish(RunStatus.FAILED, exc.message, workspace.root, _existing_report(workspace))
         return exc.exit_code
     except Exception as exc:  # a bug in a part of the workflow: the run directory still holds what was done
         renderer.close()
@@ -133,7 +136,8 @@ def run_command(options: RunOptions) -> int:
             f"internal error: {type(exc).__name__}: {exc}",
             "this is a bug in agentic-ds; rerun with --debug and report the traceback",
         )
-        renderer.finish("failed", f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
+        reason = f"internal error: {type(exc).__name__}"
+        renderer.finish(RunStatus.FAILED, reason, workspace.root, _existing_report(workspace))
         return EXIT_FAILED
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
@@ -160,6 +164,16 @@ def _check_sandbox(mode: str, coder: Any) -> None:
             f"no sandbox for the code {coder.spec} would write: {chosen.problem}",
             hint=f"{INSTALL_HINT}; or pass --sandbox off to run model-written code without isolation, at your own risk",
         )
+
+
+def _check_bundled() -> None:
+    """The prompts and skills a run needs are found and readable (a broken install is found here, not in the run)."""
+    from agentic_ds.agent_table import prompts
+    from agentic_ds.skills import SkillLibrary, default_skills_dir
+    from agentic_ds.workflow.prompting import require_templates
+
+    require_templates(prompts())
+    SkillLibrary.load(default_skills_dir())
 
 
 def _existing_report(workspace: Workspace) -> Path | None:

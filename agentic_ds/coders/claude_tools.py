@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from google.adk.events import EventActions
+from google.adk.models import LlmRequest
+from google.genai import types
 
 from agentic_ds.errors import AgenticDSError
 
@@ -40,8 +42,11 @@ def adk_tool_name(claude_name: str) -> str:
 
 
 def input_schema(tool: BaseTool) -> dict[str, Any]:
-    """The JSON schema of a tool's arguments, from the declaration ADK would send to a model."""
-    declaration = tool._get_declaration()  # ADK's own schema builder; public FunctionTool API has no accessor
+    """The JSON schema of a tool's arguments, from the declaration ADK sends to a model."""
+    request = LlmRequest()
+    request.append_tools([tool])
+    declarations = [d for t in request.config.tools or [] if isinstance(t, types.Tool) for d in t.function_declarations or []]
+    declaration = declarations[0] if declarations else None
     if declaration is None:
         return dict(EMPTY_SCHEMA)
     if declaration.parameters_json_schema:

@@ -5,7 +5,7 @@ come from the response's `usage_metadata` (estimated with `count_tokens` when a 
 none); cost from LiteLLM's cost map for models it knows (offline and scripted models cost 0).
 
 When a limit is reached the run stops cleanly rather than failing: `exhausted` says why, session
-state gets `RUN_STATUS="incomplete"` and `STATUS_REASON="budget reached: ..."`, and every later
+state gets `RUN_STATUS=RunStatus.INCOMPLETE` and `STATUS_REASON="budget reached: ..."`, and every later
 model call is answered with a final text without calling the model, so each agent ends its turn at
 once. Agents named in `allow_after_exhausted` (e.g. the report writer) may still call their model.
 """
@@ -24,6 +24,7 @@ from google.genai import types
 from agentic_ds import state
 from agentic_ds.config.settings import BudgetSettings
 from agentic_ds.context.tokens import count_tokens, litellm_knows, load_litellm
+from agentic_ds.schema import RunStatus
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class BudgetGuard(BasePlugin):
 
     def _write_status(self, context: CallbackContext) -> None:
         if self.exhausted and not self._status_written:
-            context.state[state.RUN_STATUS] = "incomplete"
+            context.state[state.RUN_STATUS] = RunStatus.INCOMPLETE
             context.state[state.STATUS_REASON] = f"budget reached: {self.exhausted}"
             self._status_written = True
 

@@ -96,6 +96,7 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
 
     def __init__(self, llm: BaseLlm, *, on_usage: UsageCallback | None = None) -> None:
         super().__init__(llm=llm, prompt_template=COMPACTOR_PROMPT)
+        self.model_name = llm.model
         self._on_usage = on_usage
         self.summaries = 0
 
@@ -105,7 +106,7 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
             self.summaries += 1
             usage = event.usage_metadata
             if self._on_usage and usage is not None:
-                self._on_usage(self._llm.model, usage.prompt_token_count or 0, usage.candidates_token_count or 0)
+                self._on_usage(self.model_name, usage.prompt_token_count or 0, usage.candidates_token_count or 0)
         return event
 
 
@@ -206,10 +207,10 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                 order += 1
         budget = self.max_chars - len(SUMMARY_HEADER) - 1
         chosen: list[_Line] = []
-        for line in sorted(candidates, key=lambda c: (-c.priority, not c.carried, c.order)):
-            if len(line.text) + 1 <= budget:
-                chosen.append(line)
-                budget -= len(line.text) + 1
+        for candidate in sorted(candidates, key=lambda c: (-c.priority, not c.carried, c.order)):
+            if len(candidate.text) + 1 <= budget:
+                chosen.append(candidate)
+                budget -= len(candidate.text) + 1
         chosen.sort(key=lambda c: c.order)
         return "\n".join([SUMMARY_HEADER, *(c.text for c in chosen)])
 

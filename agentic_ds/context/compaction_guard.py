@@ -36,6 +36,7 @@ from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
+from agentic_ds.adk_private import content_history, events_to_compact, in_branch, replace_session_events
 from agentic_ds.context.tokens import count_content, count_tokens
 
 logger = logging.getLogger(__name__)
@@ -48,16 +49,6 @@ COMPACT_TO_SHARE = 0.75
 SUMMARY_SHARE = 0.25
 
 
-async def _history(ctx: InvocationContext) -> list[types.Content]:
-    """The contents ADK builds from the session for this agent now (its contents processor)."""
-    from google.adk.flows.llm_flows.context import _contents  # ADK 2.13 internals, pinned in pyproject
-
-    scratch = LlmRequest()
-    async for _ in _contents.request_processor.run_async(ctx, scratch):
-        pass
-    return scratch.contents
-
-
 def _contents_are_history(agent: object) -> bool:
     """Whether a request's contents, when plugins see it, are exactly ADK's contents processor output: the
     processors that run after it and edit contents (NL planning, code execution) serve only agents with a
@@ -65,7 +56,9 @@ def _contents_are_history(agent: object) -> bool:
     return getattr(agent, "planner", None) is None and getattr(agent, "code_executor", None) is None
 
 
-def splice(request: list[types.Content], old: list[types.Content], new: list[types.Content]) -> list[types.Content] | None:
+def splice(
+    request: list[types.Content], old: list[types.Content], new: list[types.Content]
+) -> list[types.Content] | None:
     """`request` with its `old` history swapped for `new`, keeping contents others inserted.
 
     `old` must appear in `request` in order (other contents may sit between). Only the part of
@@ -112,15 +105,18 @@ class CompactionGuard(BasePlugin):
     def max_prompt_tokens(self) -> int:
         return max(self.prompt_tokens, default=0)
 
-    async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         try:
             ctx = callback_context.get_invocation_context()
             config = self.config or ctx.events_compaction_config
             tokens = count_tokens(llm_request.model, llm_request)
-            if config is not None and config.token_threshold is not None and tokens > config.token_threshold:
-                if await self._compact(ctx, config, llm_request, tokens):
+            budget = config.token_threshold if config is not None else None
+            if config is not None and budget is not None and tokens > budget:
+                if await self._compact(ctx, config, budget, llm_request, tokens):
                     tokens = count_tokens(llm_request.model, llm_request)
-                if tokens > config.token_threshold:
+                if tokens > budget:
                     self.over_budget_calls += 1
             self.calls += 1
             self.prompt_tokens.append(tokens)
@@ -129,17 +125,17 @@ class CompactionGuard(BasePlugin):
         return None
 
     async def _compact(
-        self, ctx: InvocationContext, config: EventsCompactionConfig, llm_request: LlmRequest, tokens: int
+        self, ctx: InvocationContext, config: EventsCompactionConfig, budget: int, llm_request: LlmRequest, tokens: int
     ) -> bool:
         """Compact keeping at most `event_retention_size` of the newest events verbatim, as many as fit in the
         room `COMPACT_TO_SHARE` leaves; if the request is still over budget, summarize those too. True when the
         request now carries the summary."""
         model = llm_request.model
-        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await _history(ctx)
-        history = visible_history(ctx)
+        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await content_history(ctx)
+        history: list[Event] | None = visible_history(ctx)
         fixed = tokens - sum(count_content(model, content) for content in llm_request.contents)
-        room = int(config.token_threshold * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed
-        kept = retention_within(history, model, room, config.event_retention_size or 0)
+        room = int(budget * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed
+        kept = retention_within(history or [], model, room, config.event_retention_size or 0)
         spliced = None
         for retention in dict.fromkeys((kept, 0)):
             event = await compact_visible_history(
@@ -151,18 +147,22 @@ class CompactionGuard(BasePlugin):
             self.compactions += 1
             if self.on_event is not None:
                 self.on_event(event)
-            spliced = splice(llm_request.contents, old, await _history(ctx))
+            spliced = splice(llm_request.contents, old, await content_history(ctx))
             if spliced is None:
                 self.unspliced += 1
-                logger.info("compaction persisted; it applies from the next request of %s", ctx.agent.name)
+                logger.info("compaction persisted; it applies from the next request of %s", _agent_name(ctx))
                 return False
             shrunk = llm_request.model_copy(update={"contents": spliced})
-            if count_tokens(llm_request.model, shrunk) <= config.token_threshold:
+            if count_tokens(llm_request.model, shrunk) <= budget:
                 break
         if spliced is None:
             return False
         llm_request.contents = spliced
         return True
+
+
+def _agent_name(ctx: InvocationContext) -> str:
+    return ctx.agent.name if ctx.agent is not None else ""
 
 
 def retention_within(history: list[Event], model: str | None, limit_tokens: int, max_events: int) -> int:
@@ -185,18 +185,13 @@ def retention_within(history: list[Event], model: str | None, limit_tokens: int,
 def visible_history(ctx: InvocationContext) -> list[Event]:
     """The session events this agent's request is built from: its isolation scope and branch; for an agent
     with `include_contents="none"`, only its current turn (its own events since another author last spoke)."""
-    from google.adk.flows.llm_flows.context._contents import _is_event_belongs_to_branch  # ADK 2.13
-
-    events = [
-        e for e in ctx.session.events
-        if e.isolation_scope == ctx.isolation_scope and _is_event_belongs_to_branch(ctx.branch, e)
-    ]
+    events = [e for e in ctx.session.events if e.isolation_scope == ctx.isolation_scope and in_branch(ctx.branch, e)]
     if getattr(ctx.agent, "include_contents", "default") != "none":
         return events
-    start = len(events)
+    start, name = len(events), _agent_name(ctx)
     for index in range(len(events) - 1, -1, -1):
         event = events[index]
-        if event.author != ctx.agent.name and (event.content or (event.actions and event.actions.compaction)):
+        if event.author != name and (event.content or (event.actions and event.actions.compaction)):
             break  # another author spoke (or ADK compacted on its own): the turn starts after it
         start = index
     return events[start:]
@@ -208,26 +203,24 @@ async def compact_visible_history(
     """Summarize the older part of `visible_history` (or of `history`, when given), keeping
     `event_retention_size` events verbatim (and every tool call with its response); persist and return the
     summary event. None when nothing was worth compacting."""
-    from google.adk.apps.compaction import _events_to_compact_for_token_threshold, _is_range_worth_compacting
-
     if config.summarizer is None or config.event_retention_size is None:
         return None
     history = visible_history(ctx) if history is None else history
-    chosen = _events_to_compact_for_token_threshold(events=history, event_retention_size=config.event_retention_size)
-    if not chosen or not _is_range_worth_compacting(events=history, events_to_compact=chosen):
+    chosen = events_to_compact(history, config.event_retention_size)
+    if not chosen:
         return None
     event = await config.summarizer.maybe_summarize_events(events=chosen)
     if event is None:
         return None
-    event.author, event.branch, event.isolation_scope = ctx.agent.name, ctx.branch, ctx.isolation_scope
+    event.author, event.branch, event.isolation_scope = _agent_name(ctx), ctx.branch, ctx.isolation_scope
     await ctx.session_service.append_event(session=ctx.session, event=event)
-    forget_compacted(ctx.session.events, chosen, event)
+    replace_session_events(ctx.session, forget_compacted(ctx.session.events, chosen, event))
     return event
 
 
-def forget_compacted(events: list[Event], compacted: list[Event], summary: Event) -> None:
-    """Drop from the in-memory session what `summary` now stands for: the compacted events and the earlier
-    summaries of the same history it supersedes. `session.db` keeps them all.
+def forget_compacted(events: list[Event], compacted: list[Event], summary: Event) -> list[Event]:
+    """`events` without what `summary` now stands for: the compacted events and the earlier summaries of the
+    same history it supersedes. The in-memory session is cut to these; `session.db` keeps them all.
 
     ADK renders a compacted range as its summary, so these events are never sent again, yet it walks the
     in-memory list on every model call (turn detection, call/response pairing, compaction ranges); without
@@ -238,9 +231,11 @@ def forget_compacted(events: list[Event], compacted: list[Event], summary: Event
 
     def superseded(event: Event) -> bool:
         earlier = event.actions.compaction if event.actions else None
-        if earlier is None or event is summary or (event.author, event.branch) != (summary.author, summary.branch):
+        if span is None or earlier is None or event is summary:
+            return False
+        if (event.author, event.branch) != (summary.author, summary.branch):
             return False
         stamps = (span.start_timestamp, earlier.start_timestamp, earlier.end_timestamp, span.end_timestamp)
         return None not in stamps and list(stamps) == sorted(stamps)  # the earlier range lies within this one
 
-    events[:] = [event for event in events if id(event) not in gone and not superseded(event)]
+    return [event for event in events if id(event) not in gone and not superseded(event)]

@@ -1,7 +1,7 @@
 """`OfflineLlm`: a deterministic `BaseLlm` that answers every agent role from the request it gets.
 
 ADK appends `You are an agent. Your internal name is "<name>".` to each system instruction; the model
-dispatches on that name. Each role reads the prompt's `## Heading` sections and its own tool history,
+dispatches on that agent's role in the table of agents. Each role reads the prompt's `## Heading` sections and its own tool history,
 and answers with tool calls or text (JSON for structured roles). A request from an unknown agent (e.g.
 the event compactor) gets an extractive summary. Same request -> same response.
 """
@@ -17,6 +17,7 @@ from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.adk.models.base_llm import LlmCapabilities
 from google.genai import types
 
+from agentic_ds.agent_table import role_of
 from agentic_ds.offline.coder import coding_turn
 from agentic_ds.offline.compactor import compact_turn
 from agentic_ds.offline.criteria import criteria_turn
@@ -64,24 +65,24 @@ class OfflineLlm(BaseLlm):
 
     def answer(self, req: ParsedRequest) -> Reply:
         """The reply for one parsed request (public for tests)."""
-        handler = self._handlers().get(req.agent)
+        handler = self.handlers().get(role_of(req.agent) or "")
         if handler is None:
             return Reply.say(compact_turn(req))
         return handler(req)
 
-    def _handlers(self) -> dict[str, Callable[[ParsedRequest], Reply]]:
+    def handlers(self) -> dict[str, Callable[[ParsedRequest], Reply]]:
+        """The answer for each role of the table of agents (an agent's role comes from its name)."""
         library = self.library
         return {
             "plan_maker": lambda r: plan_maker_turn(r, library()),
             "plan_reviewer": plan_reviewer_turn,
-            "plan_confirmation": confirmation_turn,
-            "impl_confirmation": confirmation_turn,
+            "confirmation": confirmation_turn,
             "plan_parser": plan_parser_turn,
-            "coding_agent": lambda r: coding_turn(r, library()),
+            "coder": lambda r: coding_turn(r, library()),
             "code_reviewer": code_reviewer_turn,
             "criteria_checker": criteria_turn,
             "stage_reflector": reflector_turn,
-            "summary_agent": summary_turn,
+            "summarizer": summary_turn,
             "answer_validator": validator_turn,
         }
 

@@ -12,6 +12,7 @@ import re
 from agentic_ds.offline.criteria import parse_criteria
 from agentic_ds.offline.reply import Reply, result_paths
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.schema import StageStatus
 
 _STAGE_LINE = re.compile(r"^\s*-\s*\[([^\]]+)\]\s*\((\w+)\)\s*(.*?)(?::\s.*)?$")
 _UNMET = re.compile(r"\(met:\s*no\)", re.I)
@@ -20,7 +21,7 @@ FOLLOW_UP = "Follow-up for "
 
 def reflector_turn(req: ParsedRequest) -> Reply:
     stages = [m.groups() for m in map(_STAGE_LINE.match, req.section("Stages").splitlines()) if m]
-    pending = [s for s in stages if s[1] in ("pending", "running")]
+    pending = [s for s in stages if s[1] in (StageStatus.PENDING, StageStatus.RUNNING)]
     criteria_block = req.section("Criteria")
     unmet_lines = [line for line in criteria_block.splitlines() if _UNMET.search(line)]
     unmet = parse_criteria("\n".join(unmet_lines))

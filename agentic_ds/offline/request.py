@@ -14,30 +14,32 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
+from agentic_ds.agent_table import role_of
+
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
 _HEADING = re.compile(r"^##\s+(.+?)\s*$")
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
 _INSTRUCTION_BLOCK = re.compile(r"<<<BEGIN_SYSTEM_INSTRUCTION>>>(.*?)<<<END_SYSTEM_INSTRUCTION>>>", re.S)
 _OTHER_AGENT_PREFIX = "For context:"
 
-# The `## ` headings each agent's prompt template writes (prompts/*.md.j2). Only these start a section, so
-# a value that holds markdown of its own (a plan with `## Stages`) stays inside its section.
+# The `## ` headings the prompt templates of each role write (prompts/*.md.j2; roles from the table of agents).
+# Only these start a section, so a value that holds markdown of its own (a plan with `## Stages`) stays inside
+# its section.
 _COMMON = ("task", "data profile", "relevant skills", "rules", "what to check", "files")
-AGENT_HEADINGS: dict[str, frozenset[str]] = {
+ROLE_HEADINGS: dict[str, frozenset[str]] = {
     name: frozenset(_COMMON + extra)
     for name, extra in {
         "plan_maker": ("input problems", "your previous plan", "review of your previous plan", "how to plan",
                        "output format (markdown)"),
         "plan_reviewer": ("plan",),
         "plan_parser": ("plan", "previous output was invalid"),
-        "plan_confirmation": ("what was reviewed", "review"),
-        "impl_confirmation": ("what was reviewed", "review"),
-        "coding_agent": ("stage map", "finished stages", "current stage", "reviewer feedback", "last error",
+        "confirmation": ("what was reviewed", "review"),
+        "coder": ("stage map", "finished stages", "current stage", "reviewer feedback", "last error",
                          "code already run in this stage", "earlier attempts"),
         "code_reviewer": ("current stage", "execution", "coder summary", "stage files"),
         "criteria_checker": ("success criteria", "stage results"),
         "stage_reflector": ("stages", "criteria", "latest stage result"),
-        "summary_agent": ("mode", "run status", "plan", "stage results", "criteria", "validated answer",
+        "summarizer": ("mode", "run status", "plan", "stage results", "criteria", "validated answer",
                           "report format (markdown)"),
         "answer_validator": ("execution", "coder summary"),
     }.items()
@@ -155,7 +157,7 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     return ParsedRequest(
         agent=agent,
         instruction=instruction,
-        sections=split_sections(instruction, AGENT_HEADINGS.get(agent)),
+        sections=split_sections(instruction, ROLE_HEADINGS.get(role_of(agent) or "")),
         user_texts=user_texts,
         exchanges=exchanges,
         tools=tools,

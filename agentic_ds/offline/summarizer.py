@@ -8,12 +8,14 @@ stage results, caveats and the run status. Every number it prints is a sentence 
 from __future__ import annotations
 
 import re
+
 from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.profile import Profile
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.schema import RunStatus
 
 _MAX_FINDINGS_PER_FILE = 3
 _BACKGROUND = ("audit", "describe", "overview")
@@ -97,7 +99,7 @@ def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str
     lines += ["", "## Caveats"]
     notes = caveats + [str(n) for d in results.values() for n in d.get("notes") or []]
     notes += [f"Criterion not met: {c}" for c in _unmet(req.section("Criteria"))]
-    if status != "completed":
+    if status != RunStatus.COMPLETED:
         notes.append(f"The run did not complete cleanly ({status_line}).")
     lines += [f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]
     lines += ["", _status_footer(status, status_line)]

@@ -1,4 +1,5 @@
-"""Tolerant readers for records other parts wrote: wrong types and missing keys become defaults."""
+"""Tolerant reading of run files: a JSON object or nothing (with the reason), text cut to a limit, a file's tail,
+times; and plain values out of files no schema covers (data_profile.json). Records are read by `schema.read_model`."""
 
 from __future__ import annotations
 
@@ -89,24 +90,5 @@ def as_int(value: Any) -> int:
         return 0
 
 
-def as_float(value: Any) -> float | None:
-    try:
-        return float(value) if value is not None and not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        return None
-
-
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def dicts(value: Any) -> list[dict[str, Any]]:
-    return [v for v in as_list(value) if isinstance(v, dict)]
-
-
-def strings(value: Any) -> list[str]:
-    return [as_str(v) for v in as_list(value) if as_str(v)]
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []

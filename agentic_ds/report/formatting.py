@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from agentic_ds.report.coerce import parse_time
+from agentic_ds.schema import RunStatus, StageStatus
 
 STATUS_MEANING = {
-    "completed": "the answer passed its checks (every success criterion met), with no failed stage and no warning",
-    "completed_with_warnings": "the answer passed its checks, but a stage failed or there are warnings to read",
-    "incomplete": "some success criteria were not met, or the run stopped before finishing",
-    "failed": "the run could not produce an answer",
-    "running": "the run is still going, or stopped without recording its end",
-    "unknown": "no readable run record (run.json) was found",
+    RunStatus.COMPLETED: "the answer passed its checks (every success criterion met), with no failed stage and no warning",
+    RunStatus.COMPLETED_WITH_WARNINGS: "the answer passed its checks, but a stage failed or there are warnings to read",
+    RunStatus.INCOMPLETE: "some success criteria were not met, or the run stopped before finishing",
+    RunStatus.FAILED: "the run could not produce an answer",
+    RunStatus.INTERRUPTED: "the run was stopped before it finished; what it did so far is kept",
+    RunStatus.RUNNING: "the run is still going, or stopped without recording its end",
+    RunStatus.UNKNOWN: "no readable run record (run.json) was found",
 }
 
 
-def status_label(status: str) -> str:
-    return (status or "unknown").replace("_", " ")
+def status_label(status: RunStatus | StageStatus | None) -> str:
+    return (status or RunStatus.UNKNOWN).label
 
 
 def duration(seconds: float | None) -> str:

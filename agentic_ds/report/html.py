@@ -16,16 +16,18 @@ from agentic_ds import __version__
 from agentic_ds.report import formatting as fmt
 from agentic_ds.report.markup import MarkdownRenderer, data_uri
 from agentic_ds.report.model import FigureRef, RunView, StageView
+from agentic_ds.schema import RunStatus, StageStatus
 from agentic_ds.workspace import Workspace
 
 _STATUS_TONE = {
-    "completed": "good",
-    "approved": "good",
-    "completed_with_warnings": "warn",
-    "incomplete": "warn",
-    "running": "neutral",
-    "pending": "neutral",
-    "failed": "bad",
+    RunStatus.COMPLETED: "good",
+    StageStatus.APPROVED: "good",
+    RunStatus.COMPLETED_WITH_WARNINGS: "warn",
+    RunStatus.INCOMPLETE: "warn",
+    RunStatus.INTERRUPTED: "warn",
+    RunStatus.RUNNING: "neutral",
+    StageStatus.PENDING: "neutral",
+    RunStatus.FAILED: "bad",
 }
 
 
@@ -74,9 +76,9 @@ def _context(view: RunView) -> dict[str, Any]:
         "caveats": _caveats(view),
         "figure_count": len(view.all_figures),
         "totals": {
-            "calls": sum(c.calls for c in view.costs),
-            "input_tokens": sum(c.input_tokens for c in view.costs),
-            "output_tokens": sum(c.output_tokens for c in view.costs),
+            "calls": sum(c.calls for c in view.cost.by_model.values()),
+            "input_tokens": sum(c.input_tokens for c in view.cost.by_model.values()),
+            "output_tokens": sum(c.output_tokens for c in view.cost.by_model.values()),
         },
     }
 
@@ -88,7 +90,7 @@ def _stage(stage: StageView, markdown: MarkdownRenderer) -> dict[str, Any]:
         "summary_html": markdown.render(stage.summary, top_heading=4) if stage.summary else None,
         "review_html": markdown.render(stage.review, top_heading=4) if stage.review else None,
         "figures": [_figure(f, markdown.root) for f in stage.figures],
-        "not_run": stage.status == "pending" and not stage.attempts,
+        "not_run": stage.not_run,
     }
 
 
@@ -109,9 +111,9 @@ def _caveats(view: RunView) -> list[str]:
     for stage in view.stages:
         if stage.title.lower() in warned:
             continue  # a warning already tells the reader about this stage
-        if stage.status == "failed":
+        if stage.status is StageStatus.FAILED:
             items.append(f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; later results may lack its output.")
-        elif stage.status == "pending":
+        elif stage.status is StageStatus.PENDING:
             items.append(f"Stage \u201c{stage.title}\u201d did not run.")
     items += [f"Run directory: {problem}." for problem in view.problems]
     return items

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from agentic_ds.errors import UsageError
-from agentic_ds.report.coerce import as_dict, as_float, as_str, duration_s, parse_time, read_json_object
+from agentic_ds.report.coerce import duration_s, parse_time, read_json_object
+from agentic_ds.schema import RunRecord, RunStatus, read_model
 
 _RUN_NAME = re.compile(r"^(\d{8}-\d{6})-")
 
@@ -18,7 +19,7 @@ _RUN_NAME = re.compile(r"^(\d{8}-\d{6})-")
 class RunSummary:
     id: str
     path: Path
-    status: str
+    status: RunStatus
     task: str
     mode: str
     started_at: str
@@ -39,18 +40,16 @@ def is_run_dir(path: Path) -> bool:
 
 def summarize_run(path: Path) -> RunSummary:
     """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
-    record = read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)
-    started = as_str(record.get("started_at"))
-    wall = as_float(record.get("wall_s"))
+    record = read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
     return RunSummary(
-        id=as_str(record.get("id")) or path.name,
+        id=record.id or path.name,
         path=path.resolve(),
-        status=as_str(record.get("status")) or "unknown",
-        task=" ".join(as_str(record.get("task")).split()),
-        mode=as_str(record.get("mode")),
-        started_at=started,
-        wall_s=wall if wall is not None else duration_s(started, as_str(record.get("ended_at"))),
-        total_usd=as_float(as_dict(record.get("cost")).get("total_usd")),
+        status=record.status,
+        task=" ".join(record.task.split()),
+        mode=record.mode,
+        started_at=record.started_at,
+        wall_s=record.wall_s if record.wall_s is not None else duration_s(record.started_at, record.ended_at or ""),
+        total_usd=record.cost.total_usd,
         has_report=(path / "report.html").is_file(),
     )
 

@@ -49,7 +49,7 @@ def _status_sentence(view: RunView) -> str:
 
 
 def _stage_line(number: int, stage: StageView) -> str:
-    if stage.status == "pending" and not stage.attempts:
+    if stage.not_run:
         outcome = "not run"
     else:
         outcome = f"{fmt.status_label(stage.status)} after {fmt.attempts(stage.attempts)}"
@@ -106,7 +106,7 @@ def _artifact_lines(view: RunView) -> list[str]:
     ]
     lines.append(_file_group("Figures", [f.path for f in view.all_figures if f.file]))
     lines.append(_file_group("Outputs", view.outputs))
-    lines.append(_file_group("Inputs", [i.path for i in view.inputs]))
+    lines.append(_file_group("Inputs", [i.path for i in view.input_views]))
     return lines
 
 
@@ -120,14 +120,15 @@ def _file_group(label: str, paths: list[str]) -> str:
 
 def _cost_lines(view: RunView) -> list[str]:
     lines: list[str] = []
-    if view.costs:
+    by_model = view.cost.by_model
+    if by_model:
         lines += ["| Model | Calls | Input tokens | Output tokens | Cost |", "|---|--:|--:|--:|--:|"]
-        for c in view.costs:
-            lines.append(f"| `{c.model}` | {fmt.count(c.calls)} | {fmt.count(c.input_tokens)} | "
+        for model, c in by_model.items():
+            lines.append(f"| `{model}` | {fmt.count(c.calls)} | {fmt.count(c.input_tokens)} | "
                          f"{fmt.count(c.output_tokens)} | {fmt.usd(c.usd)} |")
-        calls = sum(c.calls for c in view.costs)
-        tokens_in = sum(c.input_tokens for c in view.costs)
-        tokens_out = sum(c.output_tokens for c in view.costs)
+        calls = sum(c.calls for c in by_model.values())
+        tokens_in = sum(c.input_tokens for c in by_model.values())
+        tokens_out = sum(c.output_tokens for c in by_model.values())
         lines.append(f"| **Total** | {fmt.count(calls)} | {fmt.count(tokens_in)} | {fmt.count(tokens_out)} | "
                      f"**{fmt.usd(view.total_usd)}** |")
         lines.append("")

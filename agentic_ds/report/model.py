@@ -1,11 +1,15 @@
-"""The records a report is rendered from: plain dataclasses, filled by `view.load_run_view`."""
+"""What a report is rendered from: the run's record (`schema.RunRecord`) and stages (`schema.StageRecord`), each
+extended with what the report shows from the rest of the run directory. Filled by `view.load_run_view`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ConfigDict, Field
+
 from agentic_ds.report.tables import TableView
+from agentic_ds.schema import RunRecord, StageRecord, StageStatus
 
 REPORT_FILES = ("report.md", "report.html")
 
@@ -17,94 +21,45 @@ class FigureRef:
 
 
 @dataclass
-class StageView:
-    id: str
-    title: str
-    status: str = "pending"
-    attempts: int = 0
-    description: str = ""
-    expected_outputs: list[str] = field(default_factory=list)
-    summary: str = ""
-    review: str = ""
-    dir: str = ""                  # stages/NN-slug, "" when the stage never got a directory
-    code: str | None = None
-    code_path: str | None = None
-    last_output: str | None = None  # tail of the last cell's output
-    figures: list[FigureRef] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    tables: list[TableView] = field(default_factory=list)
-
-
-@dataclass
-class CriterionView:
-    id: str
-    text: str
-    met: bool | None               # None: never checked
-    evidence: str = ""
-
-
-@dataclass
-class ModelCost:
-    model: str
-    calls: int
-    input_tokens: int
-    output_tokens: int
-    usd: float | None
-
-
-@dataclass
-class AgentUsage:
-    name: str
-    llm_calls: int
-    input_tokens: int
-    output_tokens: int
-    wall_s: float | None
-
-
-@dataclass
-class FinalAnswer:
-    answer: str
-    confidence: str = ""
-    caveats: list[str] = field(default_factory=list)
-    reasoning_trace: list[str] = field(default_factory=list)
-    output_type: str = ""
-
-
-@dataclass
 class InputView:
     path: str
     rows: int | None = None
     columns: int | None = None
 
 
-@dataclass
-class RunView:
+class StageView(StageRecord):
+    """A stage as recorded, with its plan, code, output, figures and tables from the run directory."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    code: str | None = None
+    code_path: str | None = None
+    last_output: str | None = None  # tail of the last cell's output
+    figures: list[FigureRef] = Field(default_factory=list)
+    files: list[str] = Field(default_factory=list)
+    tables: list[TableView] = Field(default_factory=list)
+
+    @property
+    def not_run(self) -> bool:
+        return self.status is StageStatus.PENDING and not self.attempts
+
+
+class RunView(RunRecord):
+    """run.json as recorded, and what the rest of the run directory adds to it. Stages and criteria merge the
+    record with plan.json and the stage directories; `problems` says what is missing or unreadable."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     root: Path
-    id: str
-    task: str = ""
-    mode: str = ""
-    status: str = "unknown"
-    reason: str = ""
-    started_at: str = ""
-    ended_at: str = ""
-    wall_s: float | None = None
-    models: dict[str, str] = field(default_factory=dict)
-    isolation: str = ""
-    agents: list[AgentUsage] = field(default_factory=list)
-    costs: list[ModelCost] = field(default_factory=list)
-    total_usd: float | None = None
+    stages: list[StageView] = Field(default_factory=list)  # type: ignore[assignment]
+    input_views: list[InputView] = Field(default_factory=list)
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
-    stages: list[StageView] = field(default_factory=list)
-    criteria: list[CriterionView] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    inputs: list[InputView] = field(default_factory=list)
-    final_answer: FinalAnswer | None = None
     report_text: str | None = None       # the summary agent's markdown, without our appendix
-    extra_figures: list[FigureRef] = field(default_factory=list)   # figures no stage claims
-    extra_tables: list[TableView] = field(default_factory=list)    # output tables no stage claims
-    outputs: list[str] = field(default_factory=list)
-    artifacts: dict[str, bool] = field(default_factory=dict)       # top-level file -> present
-    problems: list[str] = field(default_factory=list)              # what is missing or unreadable
+    extra_figures: list[FigureRef] = Field(default_factory=list)   # figures no stage claims
+    extra_tables: list[TableView] = Field(default_factory=list)    # output tables no stage claims
+    outputs: list[str] = Field(default_factory=list)
+    artifacts: dict[str, bool] = Field(default_factory=dict)       # top-level file -> present
+    problems: list[str] = Field(default_factory=list)              # what is missing or unreadable
 
     @property
     def has_record(self) -> bool:
@@ -112,11 +67,19 @@ class RunView:
 
     @property
     def status_label(self) -> str:
-        return self.status.replace("_", " ")
+        return self.status.label
+
+    @property
+    def total_usd(self) -> float | None:
+        """The recorded total, else the sum of the known per-model costs (None when none is known)."""
+        if self.cost.total_usd is not None:
+            return self.cost.total_usd
+        known = [usage.usd for usage in self.cost.by_model.values() if usage.usd is not None]
+        return sum(known) if known else None
 
     @property
     def total_tokens(self) -> int:
-        return sum(c.input_tokens + c.output_tokens for c in self.costs)
+        return sum(usage.input_tokens + usage.output_tokens for usage in self.cost.by_model.values())
 
     @property
     def all_figures(self) -> list[FigureRef]:

@@ -17,32 +17,26 @@ from typing import Any
 from agentic_ds.errors import PathEscape
 from agentic_ds.report import tables
 from agentic_ds.report.coerce import (
-    as_dict,
-    as_float,
     as_int,
-    as_list,
     as_str,
     dicts,
     duration_s,
     read_json_object,
     read_tail,
     read_text,
-    strings,
 )
 from agentic_ds.report.formatting import count
-from agentic_ds.report.model import (
-    REPORT_FILES,
-    AgentUsage,
-    CriterionView,
-    FigureRef,
-    FinalAnswer,
-    InputView,
-    ModelCost,
-    RunView,
-    StageView,
-)
+from agentic_ds.report.model import REPORT_FILES, FigureRef, InputView, RunView, StageView
 from agentic_ds.report.tables import TableView
 from agentic_ds.runs import safe_files
+from agentic_ds.schema import (
+    CriterionRecord,
+    PlanFile,
+    RunRecord,
+    StageResult,
+    StageStatus,
+    read_model,
+)
 from agentic_ds.workspace import Workspace
 
 APPENDIX_MARKER = "<!-- agentic-ds:appendix -->"
@@ -60,31 +54,20 @@ def load_run_view(root: Path | str) -> RunView:
     """Read a run directory into a `RunView`. Never raises on missing or malformed content."""
     ws = Workspace(Path(root))
     problems: list[str] = []
-    record = _read_json(ws, "run.json", problems, quiet=True)
-    plan = _read_json(ws, "plan.json", problems)
+    # Wrong types become defaults: a run.json edited by hand, or cut short, still shows what it holds.
+    record = read_model(RunRecord, _read_json(ws, "run.json", problems, quiet=True), problems, "run.json: ")
+    plan = read_model(PlanFile, _read_json(ws, "plan.json", problems), problems, "plan.json: ")
+    record, plan = record or RunRecord(), plan or PlanFile()
     profile = _read_json(ws, "data_profile.json", problems, quiet=True)
 
-    view = RunView(root=ws.root, id=as_str(record.get("id")) or ws.root.name, problems=problems)
-    view.task = as_str(record.get("task"))
-    view.mode = as_str(record.get("mode"))
-    view.status = as_str(record.get("status")) or "unknown"
-    view.reason = as_str(record.get("reason"))
-    view.started_at = as_str(record.get("started_at"))
-    view.ended_at = as_str(record.get("ended_at"))
-    view.wall_s = as_float(record.get("wall_s"))
+    view = RunView(root=ws.root, **{name: value for name, value in record if name != "stages"})
+    view.problems = problems  # the same list: what is read below adds to it
+    view.id = record.id or ws.root.name
     if view.wall_s is None:
-        view.wall_s = duration_s(view.started_at, view.ended_at)
-    view.models = {str(k): as_str(v) for k, v in as_dict(record.get("models")).items()}
-    view.isolation = as_str(record.get("isolation"))
-    view.agents = [_agent(name, as_dict(data)) for name, data in as_dict(record.get("agents")).items()]
-    cost = as_dict(record.get("cost"))
-    view.costs = [_model_cost(name, as_dict(data)) for name, data in as_dict(cost.get("by_model")).items()]
-    view.total_usd = as_float(cost.get("total_usd")) if "total_usd" in cost else _sum_usd(view.costs)
-    view.context_note = context_note(as_dict(record.get("context")))
+        view.wall_s = duration_s(view.started_at, view.ended_at or "")
+    view.context_note = context_note(record.context)
     view.criteria = _criteria(record, plan)
-    view.warnings = strings(record.get("warnings"))
-    view.final_answer = _final_answer(as_dict(record.get("final_answer")))
-    view.inputs = _inputs(ws, record, profile)
+    view.input_views = _inputs(ws, record, profile)
     view.stages = _stages(ws, record, plan, problems)
     view.report_text = _report_text(ws, problems)
     _attach_unclaimed(ws, view)
@@ -117,35 +100,32 @@ def _report_text(ws: Workspace, problems: list[str]) -> str | None:
     return head.strip()
 
 
-def _stages(ws: Workspace, record: dict[str, Any], plan: dict[str, Any], problems: list[str]) -> list[StageView]:
+def _stages(ws: Workspace, record: RunRecord, plan: PlanFile, problems: list[str]) -> list[StageView]:
     """Stages as the run recorded them, then planned stages that never ran, then stray stage dirs."""
-    stages: list[StageView] = []
-    planned = {(as_str(p.get("id")) or f"s{i + 1}"): p for i, p in enumerate(dicts(plan.get("stages")))}
-    for raw in dicts(record.get("stages")):
-        stages.append(StageView(id=as_str(raw.get("id")), title=as_str(raw.get("title")), status=as_str(raw.get("status")) or "pending",
-                                attempts=as_int(raw.get("attempts")), dir=as_str(raw.get("dir"))))
+    planned = {(p.id or f"s{i + 1}"): p for i, p in enumerate(plan.stages)}
+    stages = [StageView(**dict(stage)) for stage in record.stages]
     known_ids = {s.id for s in stages}
-    for sid, raw in planned.items():
+    for sid, entry in planned.items():
         if sid not in known_ids:
-            stages.append(StageView(id=sid, title=as_str(raw.get("title"))))
+            stages.append(StageView(id=sid, title=entry.title))
     claimed_dirs = {s.dir.rstrip("/") for s in stages if s.dir}
     if ws.stages.is_dir():
         for stage_dir in sorted(p for p in ws.stages.iterdir() if stat.S_ISDIR(p.lstat().st_mode)):
             rel = ws.rel(stage_dir)
             if rel in claimed_dirs:
                 continue
-            result = _read_json(ws, f"{rel}/result.json", problems, quiet=True)
-            sid = as_str(result.get("id"))
-            match = next((s for s in stages if sid and s.id == sid and not s.dir), None)
+            result = _stage_result(ws, rel, problems, quiet=True)
+            match = next((s for s in stages if result.id and s.id == result.id and not s.dir), None)
             if match:
                 match.dir = rel
             else:
-                stages.append(StageView(id=sid or stage_dir.name, title=as_str(result.get("title")) or stage_dir.name, dir=rel))
+                stages.append(StageView(id=result.id or stage_dir.name, title=result.title or stage_dir.name, dir=rel))
     for stage in stages:
-        plan_entry = as_dict(planned.get(stage.id))
-        stage.description = as_str(plan_entry.get("description"))
-        stage.expected_outputs = strings(plan_entry.get("expected_outputs"))
-        stage.title = stage.title or as_str(plan_entry.get("title")) or stage.id
+        plan_entry = planned.get(stage.id)
+        if plan_entry is not None:
+            stage.description = plan_entry.description
+            stage.expected_outputs = plan_entry.expected_outputs
+        stage.title = stage.title or (plan_entry.title if plan_entry else "") or stage.id
         if stage.dir:
             _fill_stage(ws, stage, problems)
     return stages
@@ -161,22 +141,22 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
     if not stage_dir.is_dir():
         problems.append(f"stage {stage.id}: directory {stage.dir} is missing")
         return
-    result = _read_json(ws, f"{stage.dir}/result.json", problems, quiet=stage.status == "pending")
-    stage.summary = as_str(result.get("summary"))
-    stage.review = as_str(result.get("review")) or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
-    if result.get("status") and stage.status == "pending":
-        stage.status = as_str(result.get("status"))
-    stage.attempts = stage.attempts or as_int(result.get("attempts"))
+    result = _stage_result(ws, stage.dir, problems, quiet=stage.status is StageStatus.PENDING)
+    stage.summary = result.summary
+    stage.review = result.review or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
+    if result.status is not None and stage.status is StageStatus.PENDING:
+        stage.status = result.status
+    stage.attempts = stage.attempts or result.attempts
     stage.code, stage.code_path = _stage_code(ws, stage_dir)
     stage.last_output = _last_output(ws, stage_dir)
-    figures = strings(result.get("figures"))
+    figures = list(result.figures)
     # Figures are named after their stage's number (`figures/02-...png`), whatever slug follows it.
     number = stage_dir.name.split("-", 1)[0]
     if number.isdigit():
         figures += [ws.rel(p) for p in _images(ws) if p.name.startswith(f"{number}-")]
     resolved = (_figure(ws, stage_dir, f, problems) for f in dict.fromkeys(figures))
     stage.figures = list({f.path: f for f in resolved}.values())
-    stage.files = strings(result.get("files"))
+    stage.files = list(result.files)
     for rel in stage.files:
         if rel.lower().endswith(".csv"):
             table = _table(ws, rel, problems)
@@ -260,26 +240,20 @@ def _images(ws: Workspace) -> list[Path]:
     return _plain_files(ws, ws.figures, lambda name: Path(name).suffix.lower() in IMAGE_SUFFIXES)
 
 
-def _criteria(record: dict[str, Any], plan: dict[str, Any]) -> list[CriterionView]:
-    recorded = [CriterionView(id=as_str(c.get("id")), text=as_str(c.get("text")),
-                              met=c.get("met") if isinstance(c.get("met"), bool) else None,
-                              evidence=as_str(c.get("evidence"))) for c in dicts(record.get("criteria"))]
-    if recorded:
-        return recorded
-    return [CriterionView(id=f"c{i + 1}", text=as_str(text), met=None)
-            for i, text in enumerate(as_list(plan.get("success_criteria"))) if as_str(text)]
+def _criteria(record: RunRecord, plan: PlanFile) -> list[CriterionRecord]:
+    """The criteria as last checked, else as planned (unchecked)."""
+    if record.criteria:
+        return record.criteria
+    return [CriterionRecord(id=f"c{i + 1}", text=text.strip()) for i, text in enumerate(plan.success_criteria)
+            if text.strip()]
 
 
-def _final_answer(raw: dict[str, Any]) -> FinalAnswer | None:
-    answer = as_str(raw.get("answer"))
-    if not answer:
-        return None
-    return FinalAnswer(answer=answer, confidence=as_str(raw.get("confidence")),
-                       caveats=strings(raw.get("caveats")), reasoning_trace=strings(raw.get("reasoning_trace")),
-                       output_type=as_str(raw.get("output_type")))
+def _stage_result(ws: Workspace, rel_dir: str, problems: list[str], *, quiet: bool) -> StageResult:
+    where = f"{rel_dir}/result.json"
+    return read_model(StageResult, _read_json(ws, where, problems, quiet=quiet), problems, f"{where}: ") or StageResult()
 
 
-def _inputs(ws: Workspace, record: dict[str, Any], profile: dict[str, Any]) -> list[InputView]:
+def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[InputView]:
     """Input files with their shape when the profile says it (tolerant of the profile's layout)."""
     shapes: dict[str, InputView] = {}
     entries = dicts(profile.get("files")) or dicts(profile.get("tables"))
@@ -291,24 +265,12 @@ def _inputs(ws: Workspace, record: dict[str, Any], profile: dict[str, Any]) -> l
         n_cols = len(columns) if isinstance(columns, list | dict) else as_int(entry.get("n_columns")) or None
         rows = entry.get("rows", entry.get("row_count"))
         shapes[name] = InputView(path=name, rows=as_int(rows) if rows is not None else None, columns=n_cols)
-    names = strings(record.get("inputs")) or [ws.rel(p) for p in ws.input_files()]
+    names = record.inputs or [ws.rel(p) for p in ws.input_files()]
     views = []
     for name in names or list(shapes):
         match = shapes.get(name) or next((v for k, v in shapes.items() if Path(k).name == Path(name).name), None)
         views.append(InputView(path=name, rows=match.rows, columns=match.columns) if match else InputView(path=name))
     return views
-
-
-def _agent(name: str, data: dict[str, Any]) -> AgentUsage:
-    wall = data.get("wall_s")
-    return AgentUsage(name=str(name), llm_calls=as_int(data.get("llm_calls")), input_tokens=as_int(data.get("input_tokens")),
-                      output_tokens=as_int(data.get("output_tokens")), wall_s=as_float(wall) if wall is not None else None)
-
-
-def _model_cost(name: str, data: dict[str, Any]) -> ModelCost:
-    usd = data.get("usd")
-    return ModelCost(model=str(name), calls=as_int(data.get("calls")), input_tokens=as_int(data.get("input_tokens")),
-                     output_tokens=as_int(data.get("output_tokens")), usd=as_float(usd) if usd is not None else None)
 
 
 def context_note(context: dict[str, Any]) -> str:
@@ -328,11 +290,6 @@ def context_note(context: dict[str, Any]) -> str:
 
 def _plural(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _sum_usd(costs: list[ModelCost]) -> float | None:
-    known = [c.usd for c in costs if c.usd is not None]
-    return sum(known) if known else None
 
 
 def _read_json(ws: Workspace, rel: str, problems: list[str], *, quiet: bool = False) -> dict[str, Any]:

@@ -9,11 +9,11 @@ from typing import IO, Any
 
 from agentic_ds import state as S
 from agentic_ds.runs.safe_files import open_append
+from agentic_ds.agent_table import ROOT, round_keys, status_authors
+from agentic_ds.schema import StageRecord, read_records
 
 TEXT_CHARS = 2000
 ARGS_CHARS = 300
-CONTROL_AUTHORS = {"stage_orchestrator", "planning_loop", "implementation_loop", "simple_loop", "file_analyzer",
-                   "simple_status", "agentic_ds"}
 
 
 def _clip(text: str, limit: int) -> str:
@@ -30,6 +30,10 @@ class EventsLog:
         self._stage_count = 0
         self._iteration: int | None = None
         self.count = 0
+        # From the table of agents: control agents speak in status lines, and loops count their rounds under
+        # these keys (the iteration shown with each event).
+        self._status_authors = status_authors()
+        self._round_keys = round_keys()
 
     def close(self) -> None:
         if not self._file.closed:
@@ -40,7 +44,7 @@ class EventsLog:
         self.count += 1
         return record
 
-    def append_notice(self, kind: str, text: str, author: str = "agentic_ds") -> list[dict[str, Any]]:
+    def append_notice(self, kind: str, text: str, author: str = ROOT) -> list[dict[str, Any]]:
         """A record that is not an ADK event (run-level warnings, errors, the final status)."""
         record = {"timestamp": datetime.now(timezone.utc).isoformat(), "author": author, "kind": kind, "text": text}
         return [self.write(record)]
@@ -76,7 +80,7 @@ class EventsLog:
         texts = [p.text for p in parts if p.text and not p.thought]
         if texts:
             text = "".join(texts)
-            kind = "status" if event.author in CONTROL_AUTHORS else "text"
+            kind = "status" if event.author in self._status_authors else "text"
             if text.startswith("warning:"):
                 kind = "warning"
             records.append({**base, "kind": kind, "text": _clip(text, TEXT_CHARS)})
@@ -101,12 +105,12 @@ class EventsLog:
             self._stage_count = len(delta[S.STAGES])
         if S.CURRENT_STAGE in delta:
             index = delta[S.CURRENT_STAGE]
-            stages = delta.get(S.STAGES) or []
+            stages = read_records(StageRecord, delta.get(S.STAGES))
             if index is None:
                 self._stage, self._iteration = None, None
             else:
-                title = stages[index]["title"] if index < len(stages) else ""
+                title = stages[index].title if index < len(stages) else ""
                 self._stage = {"index": index + 1, "count": self._stage_count, "title": title}
-        for key in (S.STAGE_ATTEMPT, S.PLAN_ROUND, S.SIMPLE_ATTEMPT):
+        for key in self._round_keys:
             if delta.get(key):
                 self._iteration = delta[key]

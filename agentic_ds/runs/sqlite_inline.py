@@ -55,7 +55,7 @@ class _Statement:
 
 class InlineConnection:
     def __init__(self, path: str, *, uri: bool = False) -> None:
-        self._connection = sqlite3.connect(path, uri=uri, check_same_thread=False, isolation_level="")
+        self._connection = sqlite3.connect(path, uri=uri, check_same_thread=False, isolation_level="DEFERRED")
         self._connection.row_factory = sqlite3.Row
 
     @property

@@ -8,18 +8,11 @@ events' `custom_metadata["claude_code"]`, which `record_event` passes to both.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from google.adk.plugins import BasePlugin
 
-
-@dataclass
-class AgentUsage:
-    llm_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    wall_s: float = 0.0
+from agentic_ds.schema import AgentUsage, Tokens
 
 
 class UsagePlugin(BasePlugin):
@@ -30,7 +23,7 @@ class UsagePlugin(BasePlugin):
         self._agent_started: dict[tuple[str, str], list[float]] = {}
 
     def _agent(self, name: str) -> AgentUsage:
-        return self.agents.setdefault(name, AgentUsage())
+        return self.agents.setdefault(name, AgentUsage(wall_s=0.0))
 
     async def before_agent_callback(self, *, agent: Any, callback_context: Any) -> None:
         key = (callback_context.invocation_id, agent.name)
@@ -40,7 +33,8 @@ class UsagePlugin(BasePlugin):
     async def after_agent_callback(self, *, agent: Any, callback_context: Any) -> None:
         starts = self._agent_started.get((callback_context.invocation_id, agent.name))
         if starts:
-            self._agent(agent.name).wall_s += time.perf_counter() - starts.pop()
+            record = self._agent(agent.name)
+            record.wall_s = (record.wall_s or 0.0) + time.perf_counter() - starts.pop()
         return None
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
@@ -68,12 +62,16 @@ class UsagePlugin(BasePlugin):
             model = f"claude-code:{meta.get('model') or 'default'}"
             self.budget.record(model, tokens_in, tokens_out, calls=turns, usd=float(meta.get("cost_usd") or 0.0))
 
-    def totals(self) -> dict[str, int]:
-        return {
-            "input_tokens": sum(a.input_tokens for a in self.agents.values()),
-            "output_tokens": sum(a.output_tokens for a in self.agents.values()),
-            "llm_calls": sum(a.llm_calls for a in self.agents.values()),
-        }
+    def totals(self) -> Tokens:
+        return Tokens(
+            input=sum(a.input_tokens for a in self.agents.values()),
+            output=sum(a.output_tokens for a in self.agents.values()),
+            llm_calls=sum(a.llm_calls for a in self.agents.values()),
+        )
 
-    def agents_json(self) -> dict[str, Any]:
-        return {name: {**asdict(u), "wall_s": round(u.wall_s, 3)} for name, u in sorted(self.agents.items())}
+    def agents_record(self) -> dict[str, AgentUsage]:
+        """run.json's `agents`: each agent's usage, wall time rounded to the millisecond."""
+        return {
+            name: usage.model_copy(update={"wall_s": round(usage.wall_s or 0.0, 3)})
+            for name, usage in sorted(self.agents.items())
+        }

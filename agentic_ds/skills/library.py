@@ -1,152 +1,33 @@
-"""The bundled skills library: discover `skills/<name>/SKILL.md`, parse front matter, look skills up.
+"""The bundled skills library: discover `skills/<name>/SKILL.md`, look skills up, rank and render them.
 
-A skill folder holds `SKILL.md` (YAML front matter + a Markdown body of guidance), and optionally
+A skill folder holds `SKILL.md` (YAML front matter + a Markdown body of guidance, see `spec.py`), and optionally
 `templates/*.py.j2` (Python code templates bound to real columns by `render`) and `scripts/`.
 Folders whose name starts with `_` or `.` (e.g. `_shared/`, the snippets templates include) are not skills.
-
-Front matter:
-
-    name: group-comparisons
-    description: One paragraph saying when to use the skill.
-    templates:
-      - name: compare_groups
-        description: What the template computes.
-        params: {value_col: numeric column to compare, group_col: column holding the groups}
-        defaults: {alpha: 0.05}        # optional; a param with a default may be omitted
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from agentic_ds.bundled import SKILLS, bundled_dir
+from agentic_ds.errors import ConfigError
+from agentic_ds.skills.ranking import SkillRanker
+from agentic_ds.skills.spec import SKILL_FILE, Skill, UnknownSkill, parse_skill_file
+from agentic_ds.skills.templates import render_template
 
-from agentic_ds.errors import ConfigError, UsageError
-
-SKILL_FILE = "SKILL.md"
 SKILLS_DIR_ENV = "AGENTIC_DS_SKILLS_DIR"
-
-# Every template accepts these; they are added to each template's declared params.
-COMMON_PARAMS: dict[str, str] = {
-    "data_path": "path of the data file, relative to the run directory (e.g. inputs/sales.csv)",
-    "result_path": "where the JSON result is written (e.g. outputs/03-groups.json)",
-    "fig_prefix": "prefix of figure paths; figures are saved as {fig_prefix}-<what>.png",
-}
-
-
-class UnknownSkill(UsageError):
-    """No skill of that name in the library."""
-
-
-class UnknownTemplate(UsageError):
-    """The skill has no template of that name."""
-
-
-@dataclass(frozen=True)
-class TemplateSpec:
-    """One code template a skill declares: `params` maps each param name to a one-line meaning."""
-
-    name: str
-    description: str
-    params: dict[str, str]
-    defaults: dict[str, Any] = field(default_factory=dict)
-    path: Path | None = None
-
-    @property
-    def required(self) -> list[str]:
-        return [name for name in self.params if name not in self.defaults]
-
-
-@dataclass(frozen=True)
-class Skill:
-    """A parsed skill folder."""
-
-    name: str
-    description: str
-    body: str
-    path: Path
-    templates: list[TemplateSpec] = field(default_factory=list)
-
-    def template(self, name: str) -> TemplateSpec:
-        for spec in self.templates:
-            if spec.name == name:
-                return spec
-        known = [spec.name for spec in self.templates]
-        raise UnknownTemplate(
-            f"skill {self.name!r} has no template {name!r}",
-            hint=f"templates of {self.name!r}: {', '.join(known) or 'none'}",
-        )
 
 
 def default_skills_dir() -> Path:
-    """`$AGENTIC_DS_SKILLS_DIR`, else the repo's `skills/` folder next to the package (editable install)."""
+    """`$AGENTIC_DS_SKILLS_DIR`, else the skills bundled with agentic-ds (see `agentic_ds.bundled`)."""
     override = os.environ.get(SKILLS_DIR_ENV)
     if override:
         return Path(override).expanduser().resolve()
-    import agentic_ds
+    return bundled_dir(SKILLS)
 
-    return Path(agentic_ds.__file__).resolve().parents[1] / "skills"
-
-
-def parse_skill_file(path: Path) -> Skill:
-    """Parse one `SKILL.md`; a malformed file raises `ConfigError` naming the file and the problem."""
-    text = path.read_text(encoding="utf-8")
-    meta, body = _split_front_matter(text, path)
-    for key in ("name", "description"):
-        if not isinstance(meta.get(key), str) or not meta[key].strip():
-            raise ConfigError(f"{path}: front matter needs a non-empty {key!r}", hint="see skills/README.md")
-    templates_dir = path.parent / "templates"
-    specs = [_template_spec(entry, templates_dir, path) for entry in meta.get("templates") or []]
-    return Skill(
-        name=meta["name"].strip(),
-        description=" ".join(meta["description"].split()),
-        body=body.strip() + "\n",
-        path=path.parent,
-        templates=specs,
-    )
-
-
-def _split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        raise ConfigError(f"{path}: no YAML front matter", hint="start SKILL.md with a line '---'")
-    for index, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            try:
-                meta = yaml.safe_load("".join(lines[1:index])) or {}
-            except yaml.YAMLError as exc:
-                raise ConfigError(f"{path}: front matter is not valid YAML: {exc}") from exc
-            if not isinstance(meta, dict):
-                raise ConfigError(f"{path}: front matter must be a mapping")
-            return meta, "".join(lines[index + 1 :])
-    raise ConfigError(f"{path}: front matter is not closed", hint="end it with a line '---'")
-
-
-def _template_spec(entry: Any, templates_dir: Path, skill_file: Path) -> TemplateSpec:
-    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-        raise ConfigError(f"{skill_file}: each template needs a 'name' (got {entry!r})")
-    name = entry["name"]
-    params = entry.get("params") or {}
-    defaults = entry.get("defaults") or {}
-    if not isinstance(params, dict) or not isinstance(defaults, dict):
-        raise ConfigError(f"{skill_file}: template {name!r}: 'params' and 'defaults' must be mappings")
-    undeclared = sorted(set(defaults) - set(params) - set(COMMON_PARAMS))
-    if undeclared:
-        raise ConfigError(f"{skill_file}: template {name!r} has defaults for undeclared params {undeclared}")
-    path = templates_dir / f"{name}.py.j2"
-    if not path.is_file():
-        raise ConfigError(f"{skill_file}: template {name!r} declared but {path} does not exist")
-    return TemplateSpec(
-        name=name,
-        description=" ".join(str(entry.get("description", "")).split()),
-        params={**COMMON_PARAMS, **{str(k): " ".join(str(v).split()) for k, v in params.items()}},
-        defaults=dict(defaults),
-        path=path,
-    )
 
 
 class SkillLibrary:
@@ -155,7 +36,7 @@ class SkillLibrary:
     def __init__(self, root: Path, skills: list[Skill]) -> None:
         self.root = root
         self._skills = {skill.name: skill for skill in skills}
-        self._ranker = None
+        self._ranker: SkillRanker | None = None
 
     @classmethod
     def load(cls, root: Path | str | None = None) -> SkillLibrary:
@@ -163,7 +44,7 @@ class SkillLibrary:
         if not root.is_dir():
             raise ConfigError(
                 f"skills folder {root} does not exist",
-                hint=f"set {SKILLS_DIR_ENV} to a folder of skills, or reinstall with `pip install -e .`",
+                hint=f"set {SKILLS_DIR_ENV} to a folder of skills, or unset it to use the bundled ones",
             )
         skills = []
         for skill_file in sorted(root.glob(f"*/{SKILL_FILE}")):
@@ -203,15 +84,11 @@ class SkillLibrary:
 
     def scored(self, text: str) -> list[tuple[Skill, float]]:
         """Every skill with a positive relevance score for `text`, best first (ties by name)."""
-        from agentic_ds.skills.ranking import SkillRanker
-
         if self._ranker is None:
             self._ranker = SkillRanker(self.skills())
         return self._ranker.score(text)
 
     def render(self, skill_name: str, template_name: str, **params: Any) -> str:
         """Python code of `template_name` with `params` bound, ready to run with the run directory as cwd."""
-        from agentic_ds.skills.templates import render_template
-
         spec = self.get(skill_name).template(template_name)
         return render_template(self.root, spec, params)

@@ -10,10 +10,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from agentic_ds.skills.library import Skill
+from agentic_ds.skills.spec import Skill
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 
 from agentic_ds.errors import UsageError
-from agentic_ds.skills.library import TemplateSpec
+from agentic_ds.skills.spec import TemplateSpec
 
 _LITERAL_TYPES = (str, int, float, bool, type(None))
 

@@ -2,7 +2,7 @@
 
     outcome, models = await run_scripted(tmp_path, "What is the mean price?", [csv], scripts={
         "plan_maker": [text(PLAN)], ...})
-    assert outcome.status == "completed"
+    assert outcome.status is RunStatus.COMPLETED   # agentic_ds.schema.RunStatus
     assert "APPROVED" in models["plan_maker"].request_text(1)
 """
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.skills.library import SkillLibrary, UnknownSkill
-from agentic_ds.tools.declared import DeclaredTool
+from agentic_ds.adk_private import DeclaredTool
+from agentic_ds.skills.library import SkillLibrary
+from agentic_ds.skills.spec import UnknownSkill
 
 DEFAULT_TOP_N = 5
 

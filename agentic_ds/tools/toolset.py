@@ -15,8 +15,8 @@ from typing import Any
 from google.adk.tools import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
 
+from agentic_ds.adk_private import DeclaredTool
 from agentic_ds.sandbox.runner import CodeRunner
-from agentic_ds.tools.declared import DeclaredTool
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.tools.profile import make_profile_tool
 from agentic_ds.tools.python import make_run_python

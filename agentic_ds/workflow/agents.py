@@ -1,18 +1,19 @@
-"""Builders for the tree's LLM agents: model from the agent's role, a Jinja2 prompt rendered from state, and
-(unless asked otherwise) only the agent's own current turn as history, since its prompt carries the rest."""
+"""Builders for the tree's LLM agents and loops, from the table of agents: the model of the agent's role, a
+Jinja2 prompt rendered from state, and (unless asked otherwise) only the agent's own current turn as history,
+since its prompt carries the rest."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from google.adk.agents import LlmAgent
+from google.adk.agents import BaseAgent, LlmAgent
 from google.adk.models import LlmResponse
 from google.genai import types
-from pydantic import BaseModel
 
 from agentic_ds import state as S
-
+from agentic_ds.agent_table import Mode, agent
+from agentic_ds.workflow.loops import NonEscalatingLoopAgent
 from agentic_ds.workflow.prompting import instruction
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import StructuredAgent
@@ -20,37 +21,36 @@ from agentic_ds.workflow.structured import StructuredAgent
 ContextBuilder = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
-def llm_agent(
-    services: RunServices, name: str, prompt: str, context: ContextBuilder, *, output_key: str, **kwargs: Any
-) -> LlmAgent:
+def llm_agent(services: RunServices, name: str, mode: Mode, context: ContextBuilder, **kwargs: Any) -> LlmAgent:
+    """Agent `name` as the table of agents describes it: its model, its prompt for `mode` rendered with
+    `context(state)`, its tools and output key, and, with an output schema, as a `StructuredAgent`."""
+    entry = agent(name)
     kwargs.setdefault("include_contents", "none")
-    return LlmAgent(
-        name=name,
-        model=services.model(name),
-        instruction=instruction(prompt, context),
-        output_key=output_key,
-        **kwargs,
-    )
-
-
-def structured_agent(
-    services: RunServices,
-    name: str,
-    prompt: str,
-    context: ContextBuilder,
-    *,
-    schema: type[BaseModel],
-    output_key: str,
-    **kwargs: Any,
-) -> StructuredAgent:
-    kwargs.setdefault("include_contents", "none")
+    common: dict[str, Any] = {
+        "name": name,
+        "model": services.model(name),
+        "instruction": instruction(entry.prompt_for(mode), context),
+        "output_key": entry.output_key,
+        "tools": services.tools(entry.tools),
+    }
+    if entry.output_schema is None:
+        return LlmAgent(**common, **kwargs)
     kwargs.setdefault("retries", services.settings.loops.structured_retries)
-    return StructuredAgent(
+    return StructuredAgent(**common, output_schema=entry.output_schema, **kwargs)
+
+
+def loop_agent(services: RunServices, name: str, sub_agents: list[BaseAgent], **kwargs: Any) -> NonEscalatingLoopAgent:
+    """Loop `name` as the table describes it: its decision and round keys, bounded by its `loops.*` setting."""
+    loop = agent(name).loop
+    if loop is None:
+        raise ValueError(f"{name} is not a loop in the table of agents")
+    return NonEscalatingLoopAgent(
         name=name,
-        model=services.model(name),
-        instruction=instruction(prompt, context),
-        output_schema=schema,
-        output_key=output_key,
+        sub_agents=sub_agents,
+        max_iterations=getattr(services.settings.loops, loop.iterations),
+        decision_key=loop.decision_key,
+        round_key=loop.round_key,
+        exit_field=loop.exit_field,
         **kwargs,
     )
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from google.adk.agents import RunConfig
 
-from agentic_ds.workflow.services import AGENT_ROLES, RunServices
-from agentic_ds.workflow.telemetry import ResolvedTelemetry
+from agentic_ds.adk_private import ResolvedTelemetry
+from agentic_ds.agent_table import AGENTS, ROOT, llm_agents
+from agentic_ds.workflow.services import CoderFactory, RunServices
 
 
 @dataclass
@@ -63,7 +64,7 @@ class _RoleLlms:
 
 def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms) -> dict[str, Any]:
     models: dict[str, Any] = {}
-    for agent, role in AGENT_ROLES.items():
+    for agent, role in llm_agents().items():
         if agent in overrides:
             models[agent] = overrides[agent]
         elif request.models.choices[role].kind != "claude-code":  # the Claude coder is an agent (coder_factory)
@@ -80,9 +81,8 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -
     from agentic_ds.context.tokens import context_window
 
     settings = request.settings
-    budget = budgets.BudgetGuard(
-        settings.budgets, cost=budgets.litellm_cost, allow_after_exhausted=frozenset({"summary_agent"})
-    )
+    after_budget = frozenset(name for name, entry in AGENTS.items() if entry.after_budget)
+    budget = budgets.BudgetGuard(settings.budgets, cost=budgets.litellm_cost, allow_after_exhausted=after_budget)
     loops = LoopGuard(repeats=settings.context.loop_repeats)
     windows = [
         context_window(choice.spec, settings.model_options)
@@ -108,7 +108,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     from agentic_ds.skills import SkillLibrary, default_skills_dir
     from agentic_ds.tools.skills import build_skill_tools
     from agentic_ds.tools.toolset import build_tools
-    from agentic_ds.workflow.tree import ROOT_NAME, build_orchestrated_tree, build_simple_tree
+    from agentic_ds.workflow.tree import build_tree
 
     settings = request.settings
     workspace = request.workspace
@@ -133,10 +133,10 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         skills=skills,
         coder_factory=coder_factory,
     )
-    root = build_orchestrated_tree(services) if request.mode == "orchestrated" else build_simple_tree(services)
+    root = build_tree(services, request.mode)
     guards, budget = _context_plugins(request, llms, overrides)
     usage = UsagePlugin(budget)
-    app = App(name=ROOT_NAME, root_agent=root, plugins=[usage, *guards])
+    app = App(name=ROOT, root_agent=root, plugins=[usage, *guards])
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
     # A telemetry config read from the environment once: without one, ADK builds a new one (and re-reads six
@@ -149,14 +149,14 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     )
 
 
-def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any):
+def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any) -> CoderFactory:
     from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
     from agentic_ds.skills import default_skills_dir
     from agentic_ds.workflow.prompting import render
 
     model = claude_model(choice.spec)
 
-    def factory(*, name: str, context_builder: Any, template: str = "coding_agent") -> Any:
+    def factory(*, name: str, context_builder: Any, template: str) -> Any:
         return ClaudeCodeCoder(
             name=name,
             model=model,

@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from google.adk.agents import LlmAgent
+
 from agentic_ds import state as S
-from agentic_ds.state import CriteriaUpdate, Reflection
+from agentic_ds.agent_table import Mode
+from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
-from agentic_ds.workflow.agents import structured_agent
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.structured import StructuredAgent
+from agentic_ds.workflow.structured import GiveUp
 
 
-def _warn(agent: str):
+def _warn(agent: str) -> GiveUp:
     def give_up(ctx: Any, problem: str) -> dict[str, Any]:
         warnings = list(ctx.session.state.get(S.WARNINGS) or [])
         warnings.append(f"{agent} gave no valid answer after retries: {problem}")
@@ -23,46 +26,40 @@ def _warn(agent: str):
     return give_up
 
 
-def render_stage_results(stages: list[dict[str, Any]]) -> str:
+def render_stage_results(stages: list[StageRecord]) -> str:
     return plan_state.render_finished(stages, limit_chars=900)
 
 
-def build_criteria_checker(services: RunServices) -> StructuredAgent:
+def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "task": state.get(S.TASK, ""),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
-            "stage_results": render_stage_results(state.get(S.STAGES) or []),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
+            "stage_results": render_stage_results(stages_in(state.get(S.STAGES))),
             "files": list_produced(services.workspace),
         }
 
-    return structured_agent(
-        services, "criteria_checker", "criteria_checker", context, tools=[services.read_only_toolset],
-        schema=CriteriaUpdate, output_key=S.CRITERIA_UPDATE, give_up=_warn("criteria_checker"),
-    )
+    return llm_agent(services, "criteria_checker", mode, context, give_up=_warn("criteria_checker"))
 
 
-def build_stage_reflector(services: RunServices) -> StructuredAgent:
+def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
     loops = services.settings.loops
 
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
-        stages = state.get(S.STAGES) or []
-        finished = [s for s in stages if s["status"] in ("approved", "failed")]
+        stages = stages_in(state.get(S.STAGES))
+        finished = [s for s in stages if s.status.finished]
         latest = finished[-1] if finished else None
         left = max(0, min(loops.max_added_stages - (state.get(S.ADDED_STAGES) or 0), loops.max_stages - len(stages)))
         return {
             "task": state.get(S.TASK, ""),
             "stages": plan_state.render_stages(stages),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
             "latest": (
-                f"{latest['title']} ({latest['status']} after {latest['attempts']} attempt(s))\n{latest.get('summary', '')}"
+                f"{latest.title} ({latest.status.value} after {latest.attempts} attempt(s))\n{latest.summary}"
                 if latest
                 else ""
             ),
             "stages_left": left,
         }
 
-    return structured_agent(
-        services, "stage_reflector", "stage_reflector", context, tools=[services.read_only_toolset],
-        schema=Reflection, output_key=S.REFLECTION, give_up=_warn("stage_reflector"),
-    )
+    return llm_agent(services, "stage_reflector", mode, context, give_up=_warn("stage_reflector"))

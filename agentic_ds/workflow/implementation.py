@@ -1,4 +1,5 @@
-"""One stage's `implementation_loop`: coding_agent -> code_reviewer -> impl_confirmation, bounded."""
+"""One stage's `implementation_loop`: the coder's context (the agent is built in `coder.py`), code_reviewer and
+impl_confirmation."""
 
 from __future__ import annotations
 
@@ -6,25 +7,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from google.adk.agents import BaseAgent
+from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.runs import safe_files
-from agentic_ds.state import Decision
+from agentic_ds.agent_table import Mode
+from agentic_ds.schema import StageRecord, stages_in
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
-from agentic_ds.workflow.loops import NonEscalatingLoopAgent
+from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
 
 OUTPUT_TAIL_CHARS = 1500
 
 
-def current_stage(state: Mapping[str, Any]) -> dict[str, Any]:
+def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = None) -> StageRecord:
     index = state.get(S.CURRENT_STAGE)
-    stages = state.get(S.STAGES) or []
+    stages = stages_in(state.get(S.STAGES)) if stages is None else stages
     if index is None or not 0 <= index < len(stages):
-        return {"id": "-", "title": "(no current stage)", "description": "", "expected_outputs": []}
+        return StageRecord(id="-", title="(no current stage)")
     return stages[index]
 
 
@@ -42,79 +43,56 @@ def render_execution(execution: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
-def coder_context(services: RunServices):
+def coder_context(services: RunServices) -> ContextBuilder:
     def build(state: Mapping[str, Any]) -> dict[str, Any]:
-        stage = current_stage(state)
+        stages = stages_in(state.get(S.STAGES))
+        stage = current_stage(state, stages)
         retry = (state.get(S.STAGE_ATTEMPT) or 1) > 1
         execution = state.get(S.LAST_EXECUTION) or {}
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
-            "stage_map": plan_state.render_stage_map(state.get(S.STAGES) or [], state.get(S.CURRENT_STAGE)),
-            "finished_stages": plan_state.render_finished(state.get(S.STAGES) or []),
+            "stage_map": plan_state.render_stage_map(stages, state.get(S.CURRENT_STAGE)),
+            "finished_stages": plan_state.render_finished(stages),
             "stage": stage,
             "feedback": (state.get(S.CODE_REVIEW) or "") if retry else "",
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
-            "skills": services.relevant_skills(f"{stage['title']} {stage['description']}"),
+            "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
         }
 
     return build
 
 
-def build_coder(services: RunServices) -> BaseAgent:
-    build = coder_context(services)
-    if services.coder_factory is not None:
-        return services.coder_factory(name="coding_agent", context_builder=build)
-    # The prompt carries everything the coder needs (stage, map, summaries, feedback, its earlier code); its
-    # history is only its own current turn, so no plan, criteria or other stage's transcript leaks in.
-    return llm_agent(services, "coding_agent", "coding_agent", build, tools=[services.coder_toolset],
-                     output_key=S.IMPL_SUMMARY,
-                     before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
-
-
-def build_implementation_loop(services: RunServices) -> NonEscalatingLoopAgent:
-    settings = services.settings
-
-    def reviewer_context(state: Mapping[str, Any]) -> dict[str, Any]:
+def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
         stage = current_stage(state)
-        stage_dir = stage.get("dir") or ""
         return {
             "task": state.get(S.TASK, ""),
             "stage": stage,
             "execution": render_execution(state.get(S.LAST_EXECUTION)),
             "summary": state.get(S.IMPL_SUMMARY) or "(the coder gave no summary)",
-            "files": _stage_files(services, stage_dir),
+            "files": _stage_files(services, stage.dir),
         }
 
-    def confirmation_context(state: Mapping[str, Any]) -> dict[str, Any]:
+    return llm_agent(services, "code_reviewer", mode, context)
+
+
+def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
         stage = current_stage(state)
-        return {"subject": f"Stage '{stage['title']}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
+        return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    reviewer = llm_agent(
-        services, "code_reviewer", "code_reviewer", reviewer_context,
-        tools=[services.read_only_toolset], output_key=S.CODE_REVIEW,
-    )
-    confirmation = structured_agent(
-        services, "impl_confirmation", "confirmation", confirmation_context,
-        schema=Decision, output_key=S.IMPL_DECISION, give_up=reject_when_undecided(S.IMPL_DECISION),
-    )
-    return NonEscalatingLoopAgent(
-        name="implementation_loop",
-        sub_agents=[build_coder(services), reviewer, confirmation],
-        max_iterations=settings.loops.impl_iterations,
-        decision_key=S.IMPL_DECISION,
-        round_key=S.STAGE_ATTEMPT,
-    )
+    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
 
 
-def _stage_code(services: RunServices, stage: Mapping[str, Any], limit: int = 4000) -> str:
+def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) -> str:
     """The code already run in this stage (its `code.py`), tail-clipped, so a retry builds on it."""
-    if not stage.get("dir"):
+    if not stage.dir:
         return ""
     root = services.workspace.root
     try:
-        code = safe_files.read_text(root / stage["dir"] / "code.py", root=root).strip()
+        code = safe_files.read_text(root / stage.dir / "code.py", root=root).strip()
     except (OSError, ValueError):
         return ""
     return code if len(code) <= limit else "# ... earlier cells omitted ...\n" + code[-limit:]

@@ -8,6 +8,7 @@ goes on; the orchestrator stops when every criterion is met, nothing is left to 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from pathlib import Path
 from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
@@ -16,7 +17,17 @@ from typing_extensions import override
 
 from agentic_ds import state as S
 from agentic_ds.runs.safe_files import walk, write_atomic, write_json
-from agentic_ds.state import Reflection
+from agentic_ds.adk_private import replace_session_events
+from agentic_ds.schema import (
+    StageRecord,
+    StageResult,
+    StageStatus,
+    criteria_in,
+    criteria_out,
+    stages_in,
+    stages_out,
+)
+from agentic_ds.state import CriteriaUpdate, Reflection
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.loops import status_event
 
@@ -31,16 +42,14 @@ class StageOrchestrator(BaseAgent):
         impl_loop, checker, reflector = self.sub_agents
         services = self.services
         state = ctx.session.state
-        if not state.get(S.STAGES):
+        if not stages_in(state.get(S.STAGES)):
             yield status_event(ctx, self.name, "no stages to run: planning did not produce a plan")
             return
         stage_runs = 0
         while not _stopped(state):
-            stages = state[S.STAGES]
-            criteria = state.get(S.CRITERIA) or []
-            if plan_state.all_met(criteria):
+            if plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
                 break
-            index = plan_state.next_pending(stages)
+            index = plan_state.next_pending(stages_in(state[S.STAGES]))
             if index is None:
                 break
             if stage_runs >= services.settings.loops.max_stages:
@@ -53,10 +62,11 @@ class StageOrchestrator(BaseAgent):
                 yield event
             update = state.get(S.CRITERIA_UPDATE)
             if update:
-                yield status_event(
-                    ctx, self.name, None, **{S.CRITERIA: plan_state.apply_criteria_update(state[S.CRITERIA], update)}
+                criteria = plan_state.apply_criteria_update(
+                    criteria_in(state[S.CRITERIA]), CriteriaUpdate.model_validate(update).criteria
                 )
-            if plan_state.all_met(state.get(S.CRITERIA) or []) or _stopped(state):
+                yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
+            if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
                 break
             async for event in reflector.run_async(ctx):
                 yield event
@@ -64,23 +74,26 @@ class StageOrchestrator(BaseAgent):
                 yield event
         if not _stopped(state):
             status, reason = plan_state.final_status(
-                state[S.STAGES], state.get(S.CRITERIA) or [], list(state.get(S.WARNINGS) or [])
+                stages_in(state[S.STAGES]), criteria_in(state.get(S.CRITERIA)), list(state.get(S.WARNINGS) or [])
             )
-            yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
+            yield status_event(
+                ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason}
+            )
 
     async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
         services = self.services
         state = ctx.session.state
-        stage = state[S.STAGES][index]
-        stage_dir = await services.code_runner.begin_stage(index, stage["title"])
+        stages = stages_in(state[S.STAGES])
+        stage = stages[index]
+        stage_dir = await services.code_runner.begin_stage(index, stage.title)
         rel_dir = services.workspace.rel(stage_dir)
-        total = len(state[S.STAGES])
+        total = len(stages)
         yield status_event(
             ctx,
             self.name,
-            f"stage {index + 1}/{total}: {stage['title']}",
+            f"stage {index + 1}/{total}: {stage.title}",
             **{
-                S.STAGES: plan_state.replace(state[S.STAGES], index, status="running", dir=rel_dir),
+                S.STAGES: stages_out(plan_state.with_stage(stages, index, status=StageStatus.RUNNING, dir=rel_dir)),
                 S.CURRENT_STAGE: index,
                 S.STAGE_ATTEMPT: 0,
                 S.IMPL_SUMMARY: "",
@@ -90,7 +103,7 @@ class StageOrchestrator(BaseAgent):
             },
         )
         _forget_earlier_events(ctx)
-        stage_ctx = ctx.model_copy(update={"branch": f"{ctx.branch or self.name}.{stage['id']}"})
+        stage_ctx = ctx.model_copy(update={"branch": f"{ctx.branch or self.name}.{stage.id}"})
         try:
             async for event in impl_loop.run_async(stage_ctx):
                 yield event
@@ -99,17 +112,21 @@ class StageOrchestrator(BaseAgent):
         decision = state.get(S.IMPL_DECISION) or {}
         approved = bool(decision.get("exit"))
         attempts = state.get(S.STAGE_ATTEMPT) or 0
-        record = {
-            "status": "approved" if approved else "failed",
-            "attempts": attempts,
-            "summary": state.get(S.IMPL_SUMMARY) or "",
-            "review": state.get(S.CODE_REVIEW) or "",
-        }
-        stages = plan_state.replace(state[S.STAGES], index, **record)
+        stages = plan_state.with_stage(
+            stages_in(state[S.STAGES]),
+            index,
+            status=StageStatus.APPROVED if approved else StageStatus.FAILED,
+            attempts=attempts,
+            summary=state.get(S.IMPL_SUMMARY) or "",
+            review=state.get(S.CODE_REVIEW) or "",
+        )
         _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
-        verdict = "approved" if approved else f"failed after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
+        verdict = stages[index].status.value
+        if not approved:
+            verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
         yield status_event(
-            ctx, self.name, f"stage {index + 1}/{total} {verdict}", **{S.STAGES: stages, S.CURRENT_STAGE: None}
+            ctx, self.name, f"stage {index + 1}/{total} {verdict}",
+            **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None},
         )
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
@@ -118,17 +135,18 @@ class StageOrchestrator(BaseAgent):
         if not raw:
             return
         loops = self.services.settings.loops
+        before = stages_in(state[S.STAGES])
         stages, added, notes = plan_state.apply_reflection(
-            state[S.STAGES],
+            before,
             Reflection.model_validate(raw),
             added_so_far=state.get(S.ADDED_STAGES) or 0,
             max_added=loops.max_added_stages,
             max_stages=loops.max_stages,
         )
-        if stages == state[S.STAGES]:
+        if stages == before:
             return
         text = "plan adapted" + (f" ({'; '.join(notes)})" if notes else "")
-        yield status_event(ctx, self.name, text, **{S.STAGES: stages, S.ADDED_STAGES: added})
+        yield status_event(ctx, self.name, text, **{S.STAGES: stages_out(stages), S.ADDED_STAGES: added})
 
 
 def _forget_earlier_events(ctx: InvocationContext) -> None:
@@ -139,8 +157,7 @@ def _forget_earlier_events(ctx: InvocationContext) -> None:
     list on every model call (turn detection, branch filtering), which makes a long run quadratic. Keeping only
     the user's messages bounds each call's cost by the current stage's events.
     """
-    events = ctx.session.events
-    events[:] = [event for event in events if event.author == "user"]
+    replace_session_events(ctx.session, [event for event in ctx.session.events if event.author == "user"])
 
 
 def _stopped(state: Any) -> bool:
@@ -153,21 +170,18 @@ def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
     return status_event(ctx, author, f"warning: {text}", **{S.WARNINGS: warnings})
 
 
-def _write_stage_files(stage_dir, stage: dict[str, Any], decision: dict[str, Any]) -> None:
+def _write_stage_files(stage_dir: Path, stage: StageRecord, decision: dict[str, Any]) -> None:
     number = stage_dir.name.split("-", 1)[0]  # figures are named by stage number: figures/NN-...png
     root = stage_dir.parent.parent
     figures = sorted(
         e.rel for e in walk(root / "figures", root=root)
         if e.suspicious is None and e.rel.count("/") == 1 and e.rel.startswith(f"figures/{number}-") and e.rel.endswith(".png")
     )
-    write_json(
-        stage_dir / "result.json",
-        {
-            **{k: stage[k] for k in ("id", "title", "status", "attempts", "summary", "review")},
-            "decision": decision,
-            "figures": figures,
-        },
-        root=root,
+    result = StageResult(
+        **stage.model_dump(include={"id", "title", "status", "attempts", "summary", "review"}),
+        decision=decision,
+        figures=figures,
     )
-    if stage.get("review"):
-        write_atomic(stage_dir / "review.md", stage["review"].strip() + "\n", root=root)
+    write_json(stage_dir / "result.json", result.model_dump(mode="json", exclude={"files"}), root=root)
+    if stage.review:
+        write_atomic(stage_dir / "review.md", stage.review.strip() + "\n", root=root)

@@ -8,22 +8,24 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from agentic_ds.errors import RunFailed
+from agentic_ds.bundled import PROMPTS, bundled_dir
+from agentic_ds.errors import ConfigError, RunFailed
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_PACKAGED_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
+PROMPTS_DIR_ENV = "AGENTIC_DS_PROMPTS_DIR"
 
 
 def prompts_dir() -> Path:
-    override = os.environ.get("AGENTIC_DS_PROMPTS_DIR")
-    return Path(override) if override else _PACKAGED_PROMPTS
+    """`$AGENTIC_DS_PROMPTS_DIR`, else the prompts bundled with agentic-ds (see `agentic_ds.bundled`)."""
+    override = os.environ.get(PROMPTS_DIR_ENV)
+    return Path(override) if override else bundled_dir(PROMPTS)
 
 
 @cache
@@ -43,6 +45,20 @@ class PromptError(RunFailed):
 
 def template_names() -> list[str]:
     return sorted(p.name for p in prompts_dir().glob("*.md.j2"))
+
+
+def require_templates(names: Iterable[str]) -> None:
+    """`ConfigError` unless the prompts folder holds every template in `names` (checked before a run starts)."""
+    folder = prompts_dir()
+    if not folder.is_dir():
+        raise ConfigError(
+            f"prompts folder {folder} does not exist",
+            hint=f"set {PROMPTS_DIR_ENV} to a folder of prompt templates, or unset it to use the bundled ones",
+        )
+    missing = sorted(name for name in names if not (folder / f"{name}.md.j2").is_file())
+    if missing:
+        raise ConfigError(f"prompts folder {folder} lacks {', '.join(f'{n}.md.j2' for n in missing)}",
+                          hint=f"copy them from the bundled prompts, or unset {PROMPTS_DIR_ENV}")
 
 
 def render(name: str, context: Mapping[str, Any]) -> str:

@@ -17,14 +17,26 @@ from typing import Any
 
 from google.genai import types
 
+from agentic_ds import __version__
 from agentic_ds import state as S
+from agentic_ds.adk_private import RunSessionService
+from agentic_ds.agent_table import ROOT
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs.events_log import EventsLog
-from agentic_ds.runs.record import RunRecord, now_iso
-from agentic_ds.runs.session_store import RunSessionService
+from agentic_ds.schema import (
+    Cost,
+    CriterionRecord,
+    FinalAnswer,
+    RunRecord,
+    RunStatus,
+    StageRecord,
+    now_iso,
+    read_model,
+    read_records,
+)
 from agentic_ds.workspace import Workspace
 
-APP_NAME = "agentic_ds"
+APP_NAME = ROOT  # the App is named after the root agent; sessions are stored under it
 USER_ID = "local"
 
 EventSink = Callable[[dict[str, Any]], None]
@@ -41,7 +53,7 @@ class RunRequest:
 
 @dataclass
 class RunOutcome:
-    status: str
+    status: RunStatus
     reason: str
     workspace: Workspace
     report_path: Path | None
@@ -66,6 +78,9 @@ async def execute_run(
         folder.mkdir(parents=True, exist_ok=True)
     record = RunRecord(
         id=workspace.root.name,
+        status=RunStatus.RUNNING,
+        started_at=now_iso(),
+        version=__version__,
         task=request.task,
         mode=request.mode,
         models={role: choice.spec for role, choice in request.models.choices.items()},
@@ -107,13 +122,13 @@ async def execute_run(
         final_state = await _final_state(session_service, session.id)
     except (KeyboardInterrupt, asyncio.CancelledError):
         final_state = await _safe_state(session_service)
-        final_state[S.RUN_STATUS] = "incomplete"
+        final_state[S.RUN_STATUS] = RunStatus.INCOMPLETE
         final_state[S.STATUS_REASON] = "interrupted by the user"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
         final_state = await _safe_state(session_service)
         # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
-        if final_state.get(S.RUN_STATUS) in (None, "completed", "completed_with_warnings"):
+        if RunStatus.of(final_state.get(S.RUN_STATUS), RunStatus.COMPLETED).answered:
             final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
         for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
             sink(item)
@@ -123,12 +138,12 @@ async def execute_run(
     return outcome
 
 
-def _classify_failure(exc: Exception) -> tuple[str, str]:
+def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
     if isinstance(exc, LlmCallsLimitExceededError):
-        return "incomplete", f"budget reached: the run hit max_llm_calls ({exc})"
-    return "failed", f"{type(exc).__name__}: {str(exc)[:300]}"
+        return RunStatus.INCOMPLETE, f"budget reached: the run hit max_llm_calls ({exc})"
+    return RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
 async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
@@ -161,23 +176,21 @@ async def _finish(
         assembled.toolset.close()
     if hasattr(session_service, "close"):
         await _quietly(session_service.close())
-    status = state.get(S.RUN_STATUS) or "failed"
+    status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
     record.status, record.reason = status, reason
     record.ended_at = now_iso()
     record.wall_s = round(time.perf_counter() - started, 3)
-    record.stages = [
-        {k: s.get(k) for k in ("id", "title", "status", "attempts", "dir")} for s in state.get(S.STAGES) or []
-    ]
-    record.criteria = list(state.get(S.CRITERIA) or [])
-    record.warnings = list(state.get(S.WARNINGS) or [])
-    record.final_answer = state.get(S.FINAL_ANSWER)
+    # Read as tolerantly as any reader: a malformed entry in state must not cost the run its record.
+    record.stages = read_records(StageRecord, state.get(S.STAGES))
+    record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
+    record.warnings = [str(w) for w in state.get(S.WARNINGS) or []]
+    record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER))
     if assembled is not None:
-        record.agents = assembled.usage.agents_json()
-        totals = assembled.usage.totals()
-        record.tokens = {"input": totals["input_tokens"], "output": totals["output_tokens"], "llm_calls": totals["llm_calls"]}
+        record.agents = assembled.usage.agents_record()
+        record.tokens = assembled.usage.totals()
         by_model = assembled.budget.usage_by_model()
-        record.cost = {"total_usd": round(assembled.budget.usd, 6), "by_model": by_model}
+        record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
         record.context = assembled.context_json()
     events.append_notice("status", f"status: {status} - {reason}")

@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
+from agentic_ds.agent_table import Tools
 from agentic_ds.config.settings import Settings
 from agentic_ds.workspace import Workspace
 
-# Which configured role's model each agent uses.
-AGENT_ROLES: dict[str, str] = {
-    "plan_maker": "planner",
-    "plan_reviewer": "reviewer",
-    "plan_confirmation": "reviewer",
-    "plan_parser": "planner",
-    "coding_agent": "coder",
-    "code_reviewer": "reviewer",
-    "impl_confirmation": "reviewer",
-    "criteria_checker": "reviewer",
-    "stage_reflector": "planner",
-    "summary_agent": "summarizer",
-    "answer_validator": "reviewer",
-}
+if TYPE_CHECKING:
+    from google.adk.agents import BaseAgent
+    from google.adk.models import BaseLlm
+
+    from agentic_ds.sandbox.runner import CodeRunner
+    from agentic_ds.skills import SkillLibrary
+    from agentic_ds.tools.toolset import FixedToolset
+
+# Builds the coder when it is not an LlmAgent (Claude Code): (name, context builder, prompt template) -> agent.
+CoderFactory = Callable[..., "BaseAgent"]
 
 
 @dataclass
 class RunServices:
     workspace: Workspace
     settings: Settings
-    models: dict[str, Any]               # agent name -> BaseLlm
-    coder_toolset: Any                   # agentic_ds.tools.toolset.FixedToolset
-    read_only_toolset: Any
-    code_runner: Any                     # agentic_ds.sandbox.CodeRunner
-    skills: Any = None                   # agentic_ds.skills.SkillLibrary, or None
-    coder_factory: Any = None            # builds a non-LlmAgent coder (claude-code), or None
-    extras: dict[str, Any] = field(default_factory=dict)
+    models: dict[str, BaseLlm]           # agent name -> its model
+    coder_toolset: FixedToolset
+    read_only_toolset: FixedToolset
+    code_runner: CodeRunner
+    skills: SkillLibrary | None = None
+    coder_factory: CoderFactory | None = None
 
-    def model(self, agent_name: str) -> Any:
+    def model(self, agent_name: str) -> BaseLlm:
         return self.models[agent_name]
+
+    def tools(self, which: Tools) -> list[FixedToolset]:
+        """The tool entries an agent gets for its table's `tools`."""
+        if which is Tools.CODER:
+            return [self.coder_toolset]
+        if which is Tools.READ_ONLY:
+            return [self.read_only_toolset]
+        return []
 
     def relevant_skills(self, text: str, k: int = 3) -> str:
         """The top skills for a stage or task, one line each (cached: instructions render on every call)."""
@@ -48,5 +53,5 @@ class RunServices:
 
 
 @lru_cache(maxsize=256)
-def _ranked_skills(skills: Any, text: str, k: int) -> str:
+def _ranked_skills(skills: SkillLibrary, text: str, k: int) -> str:
     return "\n".join(f"- {s.name}: {s.description}" for s in skills.rank(text, k=k))

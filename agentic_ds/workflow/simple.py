@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
-from google.adk.agents import BaseAgent, InvocationContext
+from google.adk.agents import BaseAgent, InvocationContext, LlmAgent
 from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
-from agentic_ds.state import FinalAnswer
+from agentic_ds.agent_table import Mode
+from agentic_ds.schema import RunStatus
+from agentic_ds.workflow.agents import ContextBuilder, llm_agent, loop_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.implementation import render_execution
-from agentic_ds.workflow.loops import NonEscalatingLoopAgent, status_event
-from agentic_ds.workflow.agents import llm_agent, structured_agent, turn_call_limit
+from agentic_ds.workflow.loops import status_event
 from agentic_ds.workflow.services import RunServices
 
 
@@ -53,17 +54,20 @@ class SimpleStatus(BaseAgent):
         execution = state.get(S.LAST_EXECUTION) or {}
         warnings = state.get(S.WARNINGS) or []
         if answer.get("valid"):
-            status = "completed_with_warnings" if warnings else "completed"
+            status = RunStatus.COMPLETED_WITH_WARNINGS if warnings else RunStatus.COMPLETED
             reason = "answer validated against the outputs" + (f", with {len(warnings)} warning(s)" if warnings else "")
         elif execution.get("ok"):
-            status, reason = "incomplete", "code ran, but no answer passed validation"
+            status, reason = RunStatus.INCOMPLETE, "code ran, but no answer passed validation"
         else:
-            status, reason = "failed", "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
+            status = RunStatus.FAILED
+            reason = "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
         yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
 
 
-def build_simple_agents(services: RunServices) -> list[BaseAgent]:
-    def coder_context(state: Mapping[str, Any]) -> dict[str, Any]:
+def simple_coder_context(services: RunServices) -> ContextBuilder:
+    """The coder's prompt context in simple mode: the task, the profile, and what earlier attempts did."""
+
+    def build(state: Mapping[str, Any]) -> dict[str, Any]:
         task = state.get(S.TASK, "")
         return {
             "task": task,
@@ -72,7 +76,11 @@ def build_simple_agents(services: RunServices) -> list[BaseAgent]:
             "skills": services.relevant_skills(task),
         }
 
-    def validator_context(state: Mapping[str, Any]) -> dict[str, Any]:
+    return build
+
+
+def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
+    def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "task": state.get(S.TASK, ""),
             "execution": render_execution(state.get(S.LAST_EXECUTION)),
@@ -80,23 +88,8 @@ def build_simple_agents(services: RunServices) -> list[BaseAgent]:
             "files": list_produced(services.workspace),
         }
 
-    if services.coder_factory is not None:
-        coder = services.coder_factory(name="coding_agent", context_builder=coder_context, template="simple_coder")
-    else:
-        coder = llm_agent(services, "coding_agent", "simple_coder", coder_context,
-                          tools=[services.coder_toolset], output_key=S.IMPL_SUMMARY,
-                          before_model_callback=turn_call_limit(services.settings.loops.coder_tool_calls))
-    validator = structured_agent(
-        services, "answer_validator", "answer_validator", validator_context,
-        tools=[services.read_only_toolset], schema=FinalAnswer, output_key=S.FINAL_ANSWER,
-    )
-    loop = NonEscalatingLoopAgent(
-        name="simple_loop",
-        sub_agents=[coder, validator],
-        max_iterations=services.settings.loops.simple_attempts,
-        decision_key=S.FINAL_ANSWER,
-        exit_field="valid",
-        round_key=S.SIMPLE_ATTEMPT,
-        on_round_start=_remember_failed_attempt,
-    )
-    return [loop, SimpleStatus(name="simple_status")]
+    return llm_agent(services, "answer_validator", mode, context)
+
+
+def build_simple_loop(services: RunServices, mode: Mode, sub_agents: list[BaseAgent]) -> BaseAgent:
+    return loop_agent(services, "simple_loop", sub_agents, on_round_start=_remember_failed_attempt)

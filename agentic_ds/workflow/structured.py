@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncGenerator, Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from google.adk.agents import InvocationContext, LlmAgent
 from google.adk.events import Event
@@ -21,6 +21,9 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import override
 
 from agentic_ds.workflow.loops import status_event
+
+# What the run records when the agent gave no valid answer after its retries: a state delta.
+GiveUp = Callable[[InvocationContext, str], dict[str, Any]]
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
@@ -61,10 +64,12 @@ class StructuredAgent(LlmAgent):
     """An `LlmAgent` with `output_schema`, made tolerant of malformed answers."""
 
     retries: int = 2
-    give_up: Callable[[InvocationContext, str], dict[str, Any]] | None = None
+    give_up: GiveUp | None = None
 
     def model_post_init(self, context: Any) -> None:
         super().model_post_init(context)
+        if self.output_key is None or not _is_model(self.output_schema):
+            raise ValueError(f"{self.name}: a structured agent needs an output_key and a pydantic output_schema")
         callbacks = self.after_model_callback
         existing = callbacks if isinstance(callbacks, list) else ([callbacks] if callbacks else [])
         self.after_model_callback = [self._repair, *existing]
@@ -82,21 +87,22 @@ class StructuredAgent(LlmAgent):
 
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+        key, schema = self.output_key or "", self.output_schema if _is_model(self.output_schema) else None
         problem = ""
         for attempt in range(self.retries + 1):
             # A value left from an earlier stage or round must not pass for this answer.
-            yield status_event(ctx, self.name, None, **{self.output_key: None})
+            yield status_event(ctx, self.name, None, **{key: None})
             try:
                 async for event in super()._run_async_impl(ctx):
                     yield event
             except (ValidationError, ValueError) as exc:
-                problem = _describe(exc, self.output_schema)
+                problem = _describe(exc, schema)
                 yield status_event(
                     ctx, self.name, f"invalid structured output (attempt {attempt + 1}): {problem}",
                     **{error_key(self.name): problem},
                 )
                 continue
-            if ctx.session.state.get(self.output_key) is None:
+            if ctx.session.state.get(key) is None:
                 problem = "the answer was empty: reply with the JSON object only"
                 yield status_event(ctx, self.name, None, **{error_key(self.name): problem})
                 continue
@@ -108,6 +114,10 @@ class StructuredAgent(LlmAgent):
             ctx, self.name, f"gave up after {self.retries + 1} invalid answers: {problem}",
             **{error_key(self.name): None, **delta},
         )
+
+
+def _is_model(schema: object) -> TypeGuard[type[BaseModel]]:
+    return isinstance(schema, type) and issubclass(schema, BaseModel)
 
 
 def _describe(exc: Exception, schema: type[BaseModel] | None) -> str:

@@ -9,16 +9,19 @@ from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.runs.safe_files import write_atomic
+from agentic_ds.agent_table import Mode
+from agentic_ds.schema import RunStatus, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
-from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.agents import llm_agent
+from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.services import RunServices
 
 STATUS_LINE = "**Run status:** `{status}`"
 
 
-def status_of(state: Mapping[str, Any]) -> tuple[str, str]:
-    return state.get(S.RUN_STATUS) or "failed", state.get(S.STATUS_REASON) or "the run ended before a status was set"
+def status_of(state: Mapping[str, Any]) -> tuple[RunStatus, str]:
+    status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
+    return status, state.get(S.STATUS_REASON) or "the run ended before a status was set"
 
 
 def ensure_status_line(report: str, status: str, reason: str) -> str:
@@ -36,12 +39,14 @@ def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
     write_atomic(services.workspace.file("report.md"), ensure_status_line(text, status, reason) + "\n")
 
 
-def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAgent:
+def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
+    simple = mode == "simple"
+
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         status, reason = status_of(state)
         base = {
             "task": state.get(S.TASK, ""),
-            "mode": "simple" if simple else "orchestrated",
+            "mode": mode,
             "run_status": f"{status} - {reason}",
             "status": status,
             "files": list_produced(services.workspace),
@@ -52,24 +57,22 @@ def build_summary_agent(services: RunServices, *, simple: bool = False) -> LlmAg
             return base
         return {
             **base,
-            "plan": plan_state.render_stages(state.get(S.STAGES) or []),
-            "stage_results": plan_state.render_finished(state.get(S.STAGES) or [], limit_chars=1200),
-            "criteria": plan_state.render_criteria(state.get(S.CRITERIA) or [], with_evidence=True),
+            "plan": plan_state.render_stages(stages_in(state.get(S.STAGES))),
+            "stage_results": plan_state.render_finished(stages_in(state.get(S.STAGES)), limit_chars=1200),
+            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
         }
 
     def save(callback_context: Any) -> None:
         write_report_md(services, callback_context.state)
 
-    return llm_agent(
-        services, "summary_agent", "simple_summary" if simple else "summary_agent", context,
-        tools=[services.read_only_toolset], output_key=S.REPORT_TEXT, after_agent_callback=save,
-    )
+    return llm_agent(services, "summary_agent", mode, context, after_agent_callback=save)
 
 
 def _render_answer(answer: Mapping[str, Any]) -> str:
     if not answer:
         return "No validated answer was produced."
-    lines = [f"answer: {answer.get('answer', '')}", f"valid: {answer.get('valid')}", f"confidence: {answer.get('confidence')}"]
+    lines = [f"answer: {answer.get('answer', '')}", f"valid: {answer.get('valid')}",
+             f"confidence: {answer.get('confidence')}"]
     for caveat in answer.get("caveats") or []:
         lines.append(f"caveat: {caveat}")
     return "\n".join(lines)

@@ -1,52 +1,72 @@
-"""The two agent trees. Agent names are fixed: they are the authors in events.jsonl and the keys of run.json."""
+"""The two agent trees, built from the table of agents (`agentic_ds/agent_table.py`).
+
+The table says which agents each mode's tree holds and under which parent, in order; this module says how
+each one is built. A leaf builder takes the run's services and the mode; a container builder also gets its
+children, already built.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from google.adk.agents import BaseAgent
 
+from agentic_ds.agent_table import ROOT, Mode, children
+from agentic_ds.workflow.agents import loop_agent
 from agentic_ds.workflow.checking import build_criteria_checker, build_stage_reflector
+from agentic_ds.workflow.coder import build_coder
 from agentic_ds.workflow.file_analyzer import FileAnalyzer
-from agentic_ds.workflow.implementation import build_implementation_loop
+from agentic_ds.workflow.implementation import build_code_reviewer, build_impl_confirmation
 from agentic_ds.workflow.loops import sequence
 from agentic_ds.workflow.orchestrator import StageOrchestrator
-from agentic_ds.workflow.planning import build_plan_parser, build_planning_loop
+from agentic_ds.workflow.planning import (
+    build_plan_confirmation,
+    build_plan_maker,
+    build_plan_parser,
+    build_plan_reviewer,
+)
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.simple import build_simple_agents
+from agentic_ds.workflow.simple import SimpleStatus, build_answer_validator, build_simple_loop
 from agentic_ds.workflow.summary import build_summary_agent
 
-ROOT_NAME = "agentic_ds"
+Leaf = Callable[[RunServices, Mode], BaseAgent]
+Container = Callable[[RunServices, Mode, list[BaseAgent]], BaseAgent]
+
+LEAVES: dict[str, Leaf] = {
+    "file_analyzer": lambda services, mode: FileAnalyzer(name="file_analyzer", workspace=services.workspace),
+    "plan_maker": build_plan_maker,
+    "plan_reviewer": build_plan_reviewer,
+    "plan_confirmation": build_plan_confirmation,
+    "plan_parser": build_plan_parser,
+    "coding_agent": build_coder,
+    "code_reviewer": build_code_reviewer,
+    "impl_confirmation": build_impl_confirmation,
+    "criteria_checker": build_criteria_checker,
+    "stage_reflector": build_stage_reflector,
+    "answer_validator": build_answer_validator,
+    "simple_status": lambda services, mode: SimpleStatus(name="simple_status"),
+    "summary_agent": build_summary_agent,
+}
+CONTAINERS: dict[str, Container] = {
+    ROOT: lambda services, mode, sub_agents: sequence(ROOT, sub_agents),
+    "planning_loop": lambda services, mode, sub_agents: loop_agent(services, "planning_loop", sub_agents),
+    "stage_orchestrator": lambda services, mode, sub_agents: StageOrchestrator(
+        name="stage_orchestrator", services=services, sub_agents=sub_agents
+    ),
+    "implementation_loop": lambda services, mode, sub_agents: loop_agent(services, "implementation_loop", sub_agents),
+    "simple_loop": build_simple_loop,
+}
 
 
-def build_orchestrated_tree(services: RunServices) -> BaseAgent:
-    """file_analyzer -> planning_loop -> plan_parser -> stage_orchestrator -> summary_agent."""
-    orchestrator = StageOrchestrator(
-        name="stage_orchestrator",
-        services=services,
-        sub_agents=[
-            build_implementation_loop(services),
-            build_criteria_checker(services),
-            build_stage_reflector(services),
-        ],
-    )
-    return sequence(
-        ROOT_NAME,
-        [
-            FileAnalyzer(name="file_analyzer", workspace=services.workspace),
-            build_planning_loop(services),
-            build_plan_parser(services),
-            orchestrator,
-            build_summary_agent(services),
-        ],
-    )
+def build_tree(services: RunServices, mode: Mode) -> BaseAgent:
+    """The root agent of `mode`'s tree, every agent placed as the table says."""
 
+    def build(name: str) -> BaseAgent:
+        below = children(name, mode)
+        if name in CONTAINERS:
+            return CONTAINERS[name](services, mode, [build(child) for child in below])
+        if below:
+            raise ValueError(f"{name} has agents under it in the table of agents but is built as a leaf")
+        return LEAVES[name](services, mode)
 
-def build_simple_tree(services: RunServices) -> BaseAgent:
-    """file_analyzer -> simple_loop[coding_agent, answer_validator] -> simple_status -> summary_agent."""
-    return sequence(
-        ROOT_NAME,
-        [
-            FileAnalyzer(name="file_analyzer", workspace=services.workspace),
-            *build_simple_agents(services),
-            build_summary_agent(services, simple=True),
-        ],
-    )
+    return build(ROOT)

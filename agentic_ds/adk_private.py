@@ -1,0 +1,180 @@
+"""Every ADK internal agentic-ds relies on, and the only module that touches one.
+
+google-adk is pinned to 2.13.x (pyproject.toml). The names below are private to ADK, or rely on behaviour its
+public API does not promise, so any minor release may move them; `tests/test_adk_private.py` checks each entry
+of `PRIVATE_NAMES` and fails with "ADK upgrade moved <name>: see agentic_ds/adk_private.py". Each is used
+because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhead"):
+
+- `content_history`: ADK's contents processor (`flows.llm_flows.context._contents.request_processor`), to
+  rebuild the history an agent is sent after the compaction guard compacted it mid-request.
+- `in_branch`: `_contents._is_event_belongs_to_branch`, so the guard compacts exactly what ADK would send.
+- `events_to_compact`: `apps.compaction._events_to_compact_for_token_threshold` and
+  `_is_range_worth_compacting`: ADK's own choice of events (tool calls kept with their responses).
+- `replace_session_events`: edits `session.events` in place. ADK builds every request from the in-memory
+  session's list; dropping what is compacted or finished keeps a long run's per-call cost flat.
+- `DeclaredTool`: overrides `FunctionTool._get_declaration` (ADK's documented hook for custom tools) to build a
+  declaration once instead of deep-copying it for every request.
+- `RunSessionService`: overrides `SqliteSessionService._get_db_connection` and reads `_db_path`,
+  `_db_connect_path`, `_db_connect_uri`, `_schema_ready`, to keep one connection open (the stock service opens
+  one per stored event, +5.6 ms each).
+- `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from functools import cached_property
+from typing import Any
+
+from google.adk.agents.invocation_context import InvocationContext
+from google.adk.apps import compaction as _compaction
+from google.adk.events import Event
+from google.adk.flows.llm_flows.context import _contents
+from google.adk.models import LlmRequest
+from google.adk.sessions import Session
+from google.adk.sessions.sqlite_session_service import CREATE_SCHEMA_SQL, PRAGMA_FOREIGN_KEYS, SqliteSessionService
+from google.adk.telemetry import TelemetryConfig
+from google.adk.tools import FunctionTool
+from google.genai import types
+
+from agentic_ds.runs.sqlite_inline import InlineConnection
+
+# (owner, attribute) for each private name used here; the contract test checks every one exists.
+PRIVATE_NAMES: tuple[tuple[object, str], ...] = (
+    (_contents, "request_processor"),
+    (_contents, "_is_event_belongs_to_branch"),
+    (_compaction, "_events_to_compact_for_token_threshold"),
+    (_compaction, "_is_range_worth_compacting"),
+    (FunctionTool, "_get_declaration"),
+    (SqliteSessionService, "_get_db_connection"),
+)
+SQLITE_SERVICE_ATTRIBUTES = ("_db_path", "_db_connect_path", "_db_connect_uri", "_schema_ready")
+TELEMETRY_ANSWERS = (
+    "resolved_content_capturing_mode",
+    "should_add_content_to_logs",
+    "should_add_content_to_experimental_spans",
+    "should_add_content_to_legacy_spans",
+    "should_use_experimental_genai_semconv",
+    "should_emit_experimental_telemetry",
+)
+
+
+# -- history and compaction ---------------------------------------------------------------------
+async def content_history(ctx: InvocationContext) -> list[types.Content]:
+    """The contents ADK builds from the session for `ctx.agent` now (its contents request processor)."""
+    scratch = LlmRequest()
+    async for _ in _contents.request_processor.run_async(ctx, scratch):
+        pass
+    return scratch.contents
+
+
+def in_branch(branch: str | None, event: Event) -> bool:
+    """Whether ADK shows `event` to an agent running on `branch`."""
+    return _contents._is_event_belongs_to_branch(branch, event)
+
+
+def events_to_compact(history: list[Event], retention: int) -> list[Event]:
+    """What ADK would compact of `history` keeping `retention` events verbatim (calls stay with their
+    responses); empty when the range is not worth a summary."""
+    chosen = _compaction._events_to_compact_for_token_threshold(events=history, event_retention_size=retention)
+    if not chosen or not _compaction._is_range_worth_compacting(events=history, events_to_compact=chosen):
+        return []
+    return chosen
+
+
+def replace_session_events(session: Session, events: Iterable[Event]) -> None:
+    """Keep only `events` in the in-memory session ADK is running (`session.db` keeps every event).
+
+    In place: the runner, the invocation contexts and ADK's request processors share this one list."""
+    session.events[:] = list(events)
+
+
+# -- a tool declared once -----------------------------------------------------------------------
+class DeclaredTool(FunctionTool):
+    """A function tool whose declaration is built once. ADK hands out a deep copy per request because a
+    toolset prefix may rename it; our tools are never prefixed and nothing edits a declaration."""
+
+    _declaration: types.FunctionDeclaration | None = None
+
+    def _get_declaration(self) -> types.FunctionDeclaration | None:
+        if self._declaration is None:
+            self._declaration = super()._get_declaration()
+        return self._declaration
+
+
+# -- one SQLite connection per run ----------------------------------------------------------------
+class RunSessionService(SqliteSessionService):
+    """ADK's SQLite session service on one persistent connection; call `close()` when the run ends.
+
+    The connection is in WAL mode and runs its statements inline (`runs/sqlite_inline.py`) instead of through
+    aiosqlite's worker thread. The file format and schema are ADK's own, so a stock `SqliteSessionService`
+    reopens `session.db` unchanged. `synchronous=NORMAL` in WAL mode keeps every committed event across a crash
+    of the process (only an OS crash or power loss can drop the last commits).
+    """
+
+    def __init__(self, db_path: str) -> None:
+        super().__init__(db_path)
+        self._conn: InlineConnection | None = None
+        self._conn_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def _get_db_connection(self) -> AsyncIterator[InlineConnection]:  # type: ignore[override]
+        if self._db_path in ("", ":memory:"):
+            async with super()._get_db_connection() as db:
+                yield db  # type: ignore[misc]
+            return
+        async with self._conn_lock:
+            if self._conn is None:
+                conn = InlineConnection(self._db_connect_path, uri=self._db_connect_uri)
+                await conn.execute("PRAGMA journal_mode=WAL")
+                await conn.execute("PRAGMA synchronous=NORMAL")
+                await conn.execute(PRAGMA_FOREIGN_KEYS)
+                await conn.executescript(CREATE_SCHEMA_SQL)
+                self._schema_ready = True
+                self._conn = conn
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.rollback()
+                raise
+
+    async def close(self) -> None:
+        async with self._conn_lock:
+            if self._conn is not None:
+                # Fold the WAL back into the main file so session.db alone holds everything.
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self._conn.close()
+                self._conn = None
+        await super().close()
+
+
+# -- telemetry answers computed once -------------------------------------------------------------
+class ResolvedTelemetry(TelemetryConfig):
+    """A `TelemetryConfig` (same fields, same answers) whose answers are computed once per run.
+
+    ADK asks its config what to record several times per model call, and once more for every message of the
+    request; each answer walks two or three properties and pydantic's private-attribute lookup (about 4 µs),
+    so on a long prompt the questions cost more than the records. The config is frozen and reads the
+    environment once, at construction, so its answers cannot change. Equality and hashing stay those of the
+    configured fields.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TelemetryConfig):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    def __hash__(self) -> int:
+        return hash((TelemetryConfig, _fields(self)))
+
+
+def _fields(config: TelemetryConfig) -> tuple[object, ...]:
+    return tuple(getattr(config, name) for name in TelemetryConfig.model_fields)
+
+
+for _answer in TELEMETRY_ANSWERS:  # each answer property's getter, cached per instance
+    _cached: cached_property[Any] = cached_property(vars(TelemetryConfig)[_answer].fget)
+    _cached.__set_name__(ResolvedTelemetry, _answer)
+    setattr(ResolvedTelemetry, _answer, _cached)

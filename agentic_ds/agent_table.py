@@ -1,0 +1,165 @@
+"""The table of agents: every agent of both trees, each fact about it written once.
+
+Derived from it: the trees (`workflow/tree.py` places each agent under its parent, in table order), each LLM
+agent's model, prompt, tools, output schema and output key (`workflow/agents.py`), the run's model per agent
+(`workflow/assembly.py`), the progress display's tree and which authors speak in status lines
+(`cli/progress.py`, `runs/events_log.py`), the loop rounds shown as iterations, and the offline model's dispatch
+(by `role`). Adding an agent is one entry here, its prompt in `prompts/`, and its builder in `workflow/tree.py`;
+`tests/test_agent_table.py` checks the three agree.
+
+Names are fixed: they are the authors in events.jsonl and the keys of run.json's `agents`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel
+
+from agentic_ds import state as S
+from agentic_ds.schema import FinalAnswer
+
+Mode = Literal["orchestrated", "simple"]
+MODES: tuple[Mode, ...] = ("orchestrated", "simple")
+ROOT = "agentic_ds"
+
+
+class Tools(StrEnum):
+    """Which tool set an agent gets (`tools/toolset.py`)."""
+
+    CODER = "coder"            # every tool: run_python, write_file and the read-only ones
+    READ_ONLY = "read_only"    # read_file, list_files, sql_query, profile_data, list_skills, load_skill
+    NONE = "none"
+
+
+class Shows(StrEnum):
+    """How the progress display and events.jsonl present what an agent says."""
+
+    TEXT = "text"              # an LLM agent's own words, shown as `[author] text`
+    STATUS = "status"          # a control agent's status lines (stage i/n, verdicts, the final status)
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A `NonEscalatingLoopAgent`: `round_key` counts its rounds (shown as the iteration); the round ends the
+    loop when the record under `decision_key` has a true `exit_field`; `iterations` names the `loops.*`
+    setting that bounds it."""
+
+    decision_key: str
+    round_key: str
+    iterations: str
+    exit_field: str = "exit"
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One row of the table: an agent of one tree or both."""
+
+    name: str
+    role: str                               # the job; agents doing the same job share it (one offline answer)
+    parent: Mapping[Mode, str | None]       # its parent in each tree it is in (None: it is the root)
+    shows: Shows = Shows.STATUS
+    model_role: str | None = None           # the configured model it calls (`models.<role>`); None: no LLM
+    prompt: str | Mapping[Mode, str] | None = None   # template in prompts/, per mode when it differs
+    tools: Tools = Tools.NONE
+    output_schema: type[BaseModel] | None = None     # structured answer, validated (StructuredAgent)
+    output_key: str | None = None                    # where its answer is stored in session state
+    loop: Loop | None = None
+    after_budget: bool = False              # still runs once a budget is spent (to report honestly)
+
+    @property
+    def modes(self) -> tuple[Mode, ...]:
+        return tuple(mode for mode in MODES if mode in self.parent)
+
+    def prompt_for(self, mode: Mode) -> str:
+        if self.prompt is None:
+            raise ValueError(f"{self.name} has no prompt")
+        return self.prompt if isinstance(self.prompt, str) else self.prompt[mode]
+
+
+BOTH: Mapping[Mode, str | None] = {"orchestrated": ROOT, "simple": ROOT}
+TEXT, READ_ONLY = Shows.TEXT, Tools.READ_ONLY
+
+# Table order is the order of siblings in each tree.
+AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
+    Agent(ROOT, "sequence", parent={"orchestrated": None, "simple": None}),
+    Agent("file_analyzer", "file_analyzer", parent=BOTH),
+    Agent("planning_loop", "loop", parent={"orchestrated": ROOT},
+          loop=Loop(decision_key=S.PLAN_DECISION, round_key=S.PLAN_ROUND, iterations="plan_iterations")),
+    Agent("plan_maker", "plan_maker", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+          model_role="planner", prompt="plan_maker", tools=READ_ONLY, output_key=S.PLAN_TEXT),
+    Agent("plan_reviewer", "plan_reviewer", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+          model_role="reviewer", prompt="plan_reviewer", tools=READ_ONLY, output_key=S.PLAN_REVIEW),
+    Agent("plan_confirmation", "confirmation", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+          model_role="reviewer", prompt="confirmation", output_schema=S.Decision, output_key=S.PLAN_DECISION),
+    Agent("plan_parser", "plan_parser", parent={"orchestrated": ROOT}, shows=TEXT,
+          model_role="planner", prompt="plan_parser", output_schema=S.ParsedPlan, output_key=S.PARSED_PLAN),
+    Agent("stage_orchestrator", "orchestrator", parent={"orchestrated": ROOT}),
+    Agent("implementation_loop", "loop", parent={"orchestrated": "stage_orchestrator"},
+          loop=Loop(decision_key=S.IMPL_DECISION, round_key=S.STAGE_ATTEMPT, iterations="impl_iterations")),
+    Agent("coding_agent", "coder", parent={"orchestrated": "implementation_loop", "simple": "simple_loop"},
+          shows=TEXT, model_role="coder", prompt={"orchestrated": "coding_agent", "simple": "simple_coder"},
+          tools=Tools.CODER, output_key=S.IMPL_SUMMARY),
+    Agent("code_reviewer", "code_reviewer", parent={"orchestrated": "implementation_loop"}, shows=TEXT,
+          model_role="reviewer", prompt="code_reviewer", tools=READ_ONLY, output_key=S.CODE_REVIEW),
+    Agent("impl_confirmation", "confirmation", parent={"orchestrated": "implementation_loop"}, shows=TEXT,
+          model_role="reviewer", prompt="confirmation", output_schema=S.Decision, output_key=S.IMPL_DECISION),
+    Agent("criteria_checker", "criteria_checker", parent={"orchestrated": "stage_orchestrator"}, shows=TEXT,
+          model_role="reviewer", prompt="criteria_checker", tools=READ_ONLY, output_schema=S.CriteriaUpdate,
+          output_key=S.CRITERIA_UPDATE),
+    Agent("stage_reflector", "stage_reflector", parent={"orchestrated": "stage_orchestrator"}, shows=TEXT,
+          model_role="planner", prompt="stage_reflector", tools=READ_ONLY, output_schema=S.Reflection,
+          output_key=S.REFLECTION),
+    Agent("simple_loop", "loop", parent={"simple": ROOT},
+          loop=Loop(decision_key=S.FINAL_ANSWER, round_key=S.SIMPLE_ATTEMPT, iterations="simple_attempts",
+                    exit_field="valid")),
+    Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop"}, shows=TEXT,
+          model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=FinalAnswer,
+          output_key=S.FINAL_ANSWER),
+    Agent("simple_status", "status", parent={"simple": ROOT}),
+    Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",
+          prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=READ_ONLY,
+          output_key=S.REPORT_TEXT, after_budget=True),
+)}
+
+
+def agent(name: str) -> Agent:
+    return AGENTS[name]
+
+
+def children(name: str, mode: Mode) -> list[str]:
+    """The agents directly under `name` in `mode`'s tree, in order."""
+    return [a.name for a in AGENTS.values() if mode in a.parent and a.parent[mode] == name]
+
+
+def parents(mode: Mode) -> dict[str, str]:
+    """Each agent of `mode`'s tree (the root excepted) -> its parent."""
+    return {a.name: parent for a in AGENTS.values() if (parent := a.parent.get(mode)) is not None}
+
+
+def llm_agents() -> dict[str, str]:
+    """Each agent that calls a model -> the configured model role it uses."""
+    return {a.name: a.model_role for a in AGENTS.values() if a.model_role is not None}
+
+
+def status_authors() -> frozenset[str]:
+    """Authors whose texts are status lines, not an agent's own words."""
+    return frozenset(a.name for a in AGENTS.values() if a.shows is Shows.STATUS)
+
+
+def round_keys() -> tuple[str, ...]:
+    """State keys counting a loop's rounds (the iteration the progress display shows)."""
+    return tuple(a.loop.round_key for a in AGENTS.values() if a.loop is not None)
+
+
+def prompts() -> set[str]:
+    """Every prompt template the agents use."""
+    return {a.prompt_for(mode) for a in AGENTS.values() if a.prompt is not None for mode in a.modes}
+
+
+def role_of(name: str) -> str | None:
+    found = AGENTS.get(name)
+    return found.role if found else None
