@@ -2,7 +2,10 @@
 
 One line per column. When the full rendering does not fit, detail is shed in steps: sample rows; then
 top values beyond 3 and long notes; then ranges, top values and notes; then column lines become one
-`name:kind` list per file. The last resort cuts the text and says so. Problems always come first.
+`name:kind` list per file. The last resort cuts the text and says so. Problems always come first (at
+most `PROBLEM_LINES` of them). A text file's header line says its encoding when it is not UTF-8, at
+every level, since code that reads the file needs it; columns and files past the profiler's bounds
+are named after the profiled ones.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from collections.abc import Callable
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
 SHORT_NOTE_CHARS = 70
+PROBLEM_LINES = 10
+UNPROFILED_NAMES = 30
+UTF8_CODECS = (None, "utf-8", "utf-8-sig", "ascii")
 TRUNCATION_MARK = "\n… (profile cut to fit; the full profile is in data_profile.json)"
 
 
@@ -29,19 +35,36 @@ def _render(profile: DataProfile, file_renderer: Callable[[FileProfile], list[st
     lines: list[str] = []
     if profile.problems:
         lines.append("PROBLEMS:")
-        lines += [f"! {problem}" for problem in profile.problems]
+        lines += [f"! {problem}" for problem in profile.problems[:PROBLEM_LINES]]
+        if len(profile.problems) > PROBLEM_LINES:
+            lines.append(f"! ... and {len(profile.problems) - PROBLEM_LINES} more problems (data_profile.json lists them)")
     usable = [file for file in profile.files if not file.error]
-    if not usable:
+    if not usable and not profile.not_profiled:
         lines.append("No usable input files.")
     for file in usable:
         lines += file_renderer(file)
+        if file.columns_not_profiled:
+            lines.append(_unprofiled_columns(file))
+    if profile.not_profiled:
+        lines.append(f"Not profiled (past the bound on files): {_names(profile.not_profiled)}")
     return "\n".join(lines)
+
+
+def _unprofiled_columns(file: FileProfile) -> str:
+    return f"  + {len(file.columns_not_profiled):,} more columns, not profiled: {_names(file.columns_not_profiled)}"
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:UNPROFILED_NAMES])
+    return shown + (f", ... and {len(names) - UNPROFILED_NAMES:,} more" if len(names) > UNPROFILED_NAMES else "")
 
 
 def _header(file: FileProfile) -> str:
     rows = f"{file.rows:,}" if file.rows is not None else "?"
     duplicates = f", {file.duplicate_rows} duplicate rows" if file.duplicate_rows else ""
-    return f"{file.path} ({file.format}, {_size(file.size_bytes)}, {rows} rows x {len(file.columns)} columns{duplicates})"
+    columns = len(file.columns) + len(file.columns_not_profiled)
+    encoding = "" if file.encoding in UTF8_CODECS else f", encoding {file.encoding}: read it with encoding={file.encoding!r}"
+    return f"{file.path} ({file.format}, {_size(file.size_bytes)}, {rows} rows x {columns} columns{duplicates}{encoding})"
 
 
 def _full(file: FileProfile) -> list[str]:

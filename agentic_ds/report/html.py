@@ -17,6 +17,7 @@ from agentic_ds.report.markup import MarkdownRenderer, data_uri
 from agentic_ds.report.model import FigureRef, RunView, StageView
 from agentic_ds.workspace import Workspace
 
+_SKIPPED_CAP = 20  # skipped inputs listed among the caveats; report.md and run.json list more
 _STATUS_TONE = {
     "completed": "good",
     "approved": "good",
@@ -101,6 +102,9 @@ def _caveats(view: RunView) -> list[str]:
     if view.final_answer:
         items += view.final_answer.caveats
     items += view.warnings
+    items += [f"Input skipped, {item.path}: {item.reason}" for item in view.skipped_inputs[:_SKIPPED_CAP]]
+    if len(view.skipped_inputs) > _SKIPPED_CAP:
+        items.append(f"… and {len(view.skipped_inputs) - _SKIPPED_CAP} more skipped inputs (run.json lists every one).")
     for criterion in view.criteria:
         if criterion.met is False:
             items.append(f"Success criterion not met: {criterion.text}" + (f" ({criterion.evidence})" if criterion.evidence else ""))

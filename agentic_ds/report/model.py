@@ -78,6 +78,12 @@ class InputView:
 
 
 @dataclass
+class SkippedInputView:
+    path: str
+    reason: str
+
+
+@dataclass
 class RunView:
     root: Path
     id: str
@@ -98,6 +104,8 @@ class RunView:
     criteria: list[CriterionView] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     inputs: list[InputView] = field(default_factory=list)
+    skipped_inputs: list[SkippedInputView] = field(default_factory=list)   # inputs the run could not read
+    not_profiled: int = 0                # readable inputs past the profiler's bound on files
     final_answer: FinalAnswer | None = None
     report_text: str | None = None       # the summary agent's markdown, without our appendix
     extra_figures: list[FigureRef] = field(default_factory=list)   # figures no stage claims

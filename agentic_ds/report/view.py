@@ -36,6 +36,7 @@ from agentic_ds.report.model import (
     InputView,
     ModelCost,
     RunView,
+    SkippedInputView,
     StageView,
 )
 from agentic_ds.report.tables import TableView
@@ -81,6 +82,9 @@ def load_run_view(root: Path | str) -> RunView:
     view.warnings = strings(record.get("warnings"))
     view.final_answer = _final_answer(as_dict(record.get("final_answer")))
     view.inputs = _inputs(ws, record, profile)
+    view.skipped_inputs = [SkippedInputView(as_str(item.get("path")), as_str(item.get("reason")))
+                           for item in dicts(record.get("skipped_inputs"))]
+    view.not_profiled = len(as_list(profile.get("not_profiled")))
     view.stages = _stages(ws, record, plan, problems)
     view.report_text = _report_text(ws, problems)
     _attach_unclaimed(ws, view)

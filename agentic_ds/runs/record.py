@@ -16,6 +16,13 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+class SkippedInput(BaseModel):
+    """An input the run could not use, and the profiler's reason."""
+
+    path: str
+    reason: str
+
+
 class RunRecord(BaseModel):
     id: str
     task: str
@@ -30,6 +37,7 @@ class RunRecord(BaseModel):
     models_reason: str = ""
     isolation: str = ""
     inputs: list[str] = Field(default_factory=list)
+    skipped_inputs: list[SkippedInput] = Field(default_factory=list)
     agents: dict[str, Any] = Field(default_factory=dict)
     cost: dict[str, Any] = Field(default_factory=dict)
     tokens: dict[str, Any] = Field(default_factory=dict)

@@ -11,7 +11,7 @@ import asyncio
 import gc
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from google.genai import types
 from agentic_ds import state as S
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs.events_log import EventsLog
-from agentic_ds.runs.record import RunRecord, now_iso
+from agentic_ds.runs.record import RunRecord, SkippedInput, now_iso
 from agentic_ds.runs.session_store import RunSessionService
 from agentic_ds.workspace import Workspace
 
@@ -37,6 +37,7 @@ class RunRequest:
     workspace: Workspace
     settings: Settings
     models: Any                    # agentic_ds.config.models.RoleModels
+    skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
 
 
 @dataclass
@@ -92,7 +93,8 @@ async def execute_run(
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
         session = await session_service.create_session(
-            app_name=APP_NAME, user_id=USER_ID, state={S.TASK: request.task, S.MODE: request.mode}
+            app_name=APP_NAME, user_id=USER_ID,
+            state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
         )
         from google.adk.runners import Runner
 
@@ -126,6 +128,10 @@ async def execute_run(
 def _classify_failure(exc: Exception) -> tuple[str, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
+    from agentic_ds.errors import InputError
+
+    if isinstance(exc, InputError):  # our own words: what is wrong with the inputs and what to do
+        return "failed", exc.message + (f"; {exc.hint}" if exc.hint else "")
     if isinstance(exc, LlmCallsLimitExceededError):
         return "incomplete", f"budget reached: the run hit max_llm_calls ({exc})"
     return "failed", f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -171,6 +177,8 @@ async def _finish(
     ]
     record.criteria = list(state.get(S.CRITERIA) or [])
     record.warnings = list(state.get(S.WARNINGS) or [])
+    skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
+    record.skipped_inputs = [SkippedInput.model_validate(item) for item in skipped]
     record.final_answer = state.get(S.FINAL_ANSWER)
     if assembled is not None:
         record.agents = assembled.usage.agents_json()
