@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
+
 from agentic_ds.profiling.errors import UnreadableFile
 from agentic_ds.profiling.model import DataProfile, FileProfile
-from agentic_ds.profiling.profiler import ProfilerSettings, profile_file
+from agentic_ds.profiling.profiler import ProfilerSettings, connect, profile_file
 from agentic_ds.profiling.sniff import detect_format, sniff_file
 
 
@@ -28,9 +30,22 @@ def profile_inputs(
     `refused` adds `(name, reason)` for inputs that never reached `paths`. Never raises for a bad file.
     """
     settings = settings or ProfilerSettings()
+    with connect(settings) as con:
+        result = _profile_all(expand(paths), base, settings, con)
+    result.files += [_refused(name, reason) for name, reason in refused or []]
+    result.problems = [f"{profile.path}: {profile.error}" for profile in result.files if profile.error]
+    if result.not_profiled:
+        result.problems.append(
+            f"{len(result.not_profiled):,} more readable files were not profiled (the bound is {settings.max_files} files "
+            "per run): their names are in data_profile.json under not_profiled"
+        )
+    return result
+
+
+def _profile_all(paths: list[Path], base: Path, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection) -> DataProfile:
     result = DataProfile()
     profiled = 0
-    for path in expand(paths):
+    for path in paths:
         name = relative_name(path, base)
         if profiled >= settings.max_files:
             try:
@@ -40,16 +55,9 @@ def profile_inputs(
             else:
                 result.not_profiled.append(name)
             continue
-        profile = profile_file(path, display_name=name, settings=settings)
+        profile = profile_file(path, display_name=name, settings=settings, con=con)
         result.files.append(profile)
         profiled += profile.error is None
-    result.files += [_refused(name, reason) for name, reason in refused or []]
-    result.problems = [f"{profile.path}: {profile.error}" for profile in result.files if profile.error]
-    if result.not_profiled:
-        result.problems.append(
-            f"{len(result.not_profiled):,} more readable files were not profiled (the bound is {settings.max_files} files "
-            "per run): their names are in data_profile.json under not_profiled"
-        )
     return result
 
 

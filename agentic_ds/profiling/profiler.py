@@ -77,16 +77,24 @@ def connect(settings: ProfilerSettings) -> duckdb.DuckDBPyConnection:
 
 
 def profile_file(
-    path: Path, *, display_name: str | None = None, sample_rows: int = 5, settings: ProfilerSettings | None = None
+    path: Path,
+    *,
+    display_name: str | None = None,
+    sample_rows: int = 5,
+    settings: ProfilerSettings | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
 ) -> FileProfile:
-    """Profile one file: rows, columns with type/kind/nulls/distinct/min/max/mean/top values, sample rows."""
+    """Profile one file: rows, columns with type/kind/nulls/distinct/min/max/mean/top values, sample rows.
+
+    `con` reuses a connection from `connect` (a folder of small files: opening one costs ~12 ms).
+    """
     started = time.perf_counter()
     path = Path(path)
     settings = settings or ProfilerSettings()
     file_format = detect_format(path)
     profile = FileProfile(path=display_name or path.name, format=file_format, size_bytes=_size(path))
     try:
-        _profile_into(profile, path, sample_rows, settings)
+        _profile_into(profile, path, sample_rows, settings, con)
     except UnreadableFile as exc:
         profile.error = str(exc)
     except duckdb.Error as exc:
@@ -99,10 +107,12 @@ def profile_file(
     return profile
 
 
-def _profile_into(profile: FileProfile, path: Path, sample_rows: int, settings: ProfilerSettings) -> None:
+def _profile_into(
+    profile: FileProfile, path: Path, sample_rows: int, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection | None
+) -> None:
     sniffed = sniff_file(path)
     with ExitStack() as stack:
-        con = stack.enter_context(connect(settings))
+        con = con or stack.enter_context(connect(settings))
         source = open_source(stack, path, sniffed)
         try:
             _profile_source(con, profile, source, sample_rows, settings)
