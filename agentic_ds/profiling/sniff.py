@@ -14,6 +14,7 @@ import gzip
 import json
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -153,7 +154,7 @@ def _check_text(path: Path, file_format: str) -> TextEncoding | None:
         try:
             head = handle.read(SNIFF_BYTES)
             complete = not handle.read(1)
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
             if isinstance(exc, PermissionError):
                 raise
             raise UnreadableFile(f"a damaged compressed file ({exc}); compress it again or pass it uncompressed") from exc
@@ -207,6 +208,12 @@ def _check_json(text: str, complete: bool) -> None:
     """JSON must hold records: an array of objects, one object per line, or one object."""
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
+        try:
+            value = json.loads(stripped) if complete else None
+        except ValueError:
+            value = None
+        if value is not None:
+            raise _not_records(value)
         raise UnreadableFile(f"not JSON (it starts with {stripped[:20]!r}); check the file or rename it to its real type")
     if complete:
         _check_json_document(stripped)
