@@ -20,6 +20,15 @@ from agentic_ds.profiling.names import pandas_names
 from agentic_ds.profiling.sniff import COMPRESSION_SUFFIXES
 
 
+@dataclass(frozen=True)
+class CsvShape:
+    """How DuckDB's sniffer reads a CSV: what the header names and the describing note are built from."""
+
+    delimiter: str
+    has_header: bool
+    skip_rows: int
+    quote: str
+
 
 @dataclass
 class CsvDialect:
@@ -27,6 +36,8 @@ class CsvDialect:
 
     options: dict[str, str | int | bool] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    shape: CsvShape | None = None
+    """What the sniffer found with these options, when already asked (a sniff of a wide file takes ~1 s)."""
 
 
 def sql_string(value: str | Path) -> str:
@@ -71,16 +82,6 @@ def csv_fallbacks(error_message: str) -> CsvDialect | None:
     return None
 
 
-@dataclass(frozen=True)
-class CsvShape:
-    """How DuckDB's sniffer reads a CSV: what the header names and the describing note are built from."""
-
-    delimiter: str
-    has_header: bool
-    skip_rows: int
-    quote: str
-
-
 def sniff(con: duckdb.DuckDBPyConnection, path: Path, file_format: str, dialect: CsvDialect) -> CsvShape:
     """The dialect DuckDB's sniffer finds in `path` when read with `dialect`."""
     options = dict(dialect.options)
@@ -109,7 +110,7 @@ def starting_dialect(con: duckdb.DuckDBPyConnection, path: Path, file_format: st
         return CsvDialect()  # reading will fail with a clearer error, or fall back
     delimiter, skipped = shape.delimiter, shape.skip_rows
     if skipped == 0:
-        return CsvDialect()
+        return CsvDialect(shape=shape)
     skipped_lines = _first_lines(path, skipped)
     if skipped_lines and all(delimiter in line for line in skipped_lines):
         return CsvDialect({"null_padding": True}, ["ragged rows: missing fields read as nulls"])

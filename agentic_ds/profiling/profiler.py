@@ -161,6 +161,8 @@ def _profile_source(
 
 
 def _shape(con: duckdb.DuckDBPyConnection, source: TableSource, dialect: CsvDialect) -> CsvShape | None:
+    if dialect.shape is not None:
+        return dialect.shape
     try:
         return formats.sniff(con, source.path, source.read_as, dialect)
     except (duckdb.Error, UnreadableFile):
