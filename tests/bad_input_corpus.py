@@ -219,6 +219,8 @@ CASES: list[Case] = [
     Case("json scalar", _file("scalar.json", '"hello"'), EXIT_USAGE, "JSON that is not a table: it holds a string"),
     Case("json lines of lists", _file("lists.jsonl", "[1, 2]\n[3, 4]\n"), EXIT_USAGE, "JSON that is not a table"),
     Case("broken json", _file("broken.json", '{"a": 1, "b": '), EXIT_USAGE, "could not be read as JSON"),
+    Case("json nested thousands deep", _file("deep.json", "[" * 5000 + "]" * 5000), EXIT_USAGE,
+         "JSON nested too deeply to be a table"),
     Case("empty json array", _file("none.json", "[]"), EXIT_USAGE, "an empty JSON array"),
     Case("csv named json", _file("table.json", GOOD_ROWS), EXIT_USAGE, "not JSON (it starts with 'city,amount"),
     Case("huge single line", _huge_line, EXIT_USAGE, "no line break in the first 2 MB"),

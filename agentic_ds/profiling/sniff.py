@@ -210,7 +210,7 @@ def _check_json(text: str, complete: bool) -> None:
     if not stripped.startswith(("{", "[")):
         try:
             value = json.loads(stripped) if complete else None
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if value is not None:
             raise _not_records(value)
@@ -226,11 +226,13 @@ def _check_json(text: str, complete: bool) -> None:
 def _check_json_document(text: str) -> None:
     try:
         value = json.loads(text)
+    except RecursionError as exc:
+        raise UnreadableFile("JSON nested too deeply to be a table (thousands of levels); check the file") from exc
     except ValueError as exc:
         lines = [line for line in text.splitlines() if line.strip()]
         try:
             values = [json.loads(line) for line in lines]
-        except ValueError:
+        except (ValueError, RecursionError):
             raise UnreadableFile(
                 f"could not be read as JSON ({exc}); check that the file is complete, valid JSON or JSON lines"
             ) from exc
@@ -254,7 +256,7 @@ def _first_array_item(text: str) -> object | None:
         return None
     try:
         value, _ = json.JSONDecoder().raw_decode(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None  # the first item does not fit in the sample; DuckDB will judge the whole
     return value
 

@@ -19,6 +19,9 @@ def read_json_object(path: Path, rel: str, problems: list[str], *, quiet: bool =
     except json.JSONDecodeError as exc:
         problems.append(f"{rel} is not valid JSON (line {exc.lineno}): ignored")
         return {}
+    except RecursionError:  # "[[[[..." thousands deep: a file a model wrote must not stop the report
+        problems.append(f"{rel} is nested too deeply to read: ignored")
+        return {}
     except OSError as exc:
         problems.append(f"{rel} is unreadable: {exc.strerror}")
         return {}
