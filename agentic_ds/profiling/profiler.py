@@ -25,7 +25,6 @@ from agentic_ds.profiling.formats import CsvDialect, CsvShape, quote_identifier
 from agentic_ds.profiling.model import ColumnProfile, FileProfile
 from agentic_ds.profiling.names import csv_header, pandas_names
 from agentic_ds.profiling.scan import (
-    QUERY_COLUMNS,
     TOP_VALUES_KEPT,
     TOP_VALUES_MAX_DISTINCT,
     ColumnStats,
@@ -188,10 +187,12 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
 def _profile_table(
     con: duckdb.DuckDBPyConnection, profile: FileProfile, table: str, exact: bool, sample_rows: int, settings: ProfilerSettings
 ) -> None:
-    con.execute(f"CREATE OR REPLACE TEMP VIEW raw AS SELECT * FROM {table}")
+    # A small file is parsed once into a table that every query then reads; a large one is streamed per scan.
+    _replace(con, "raw", f"SELECT * FROM {table}", materialize=exact)
     everything = [(str(row[0]), str(row[1])) for row in con.execute("DESCRIBE SELECT * FROM raw").fetchall()]
     schema, rest = everything[: settings.max_columns], everything[settings.max_columns :]
-    _define_source(con, schema, materialize=exact and len(schema) > QUERY_COLUMNS)
+    columns = ", ".join(quote_identifier(name) for name, _ in schema) or "*"
+    _replace(con, "src", f"SELECT {columns} FROM raw", materialize=False)
     head = look_at_head(con, schema, settings.head_rows)
     rows, stats = scan_table(con, schema, head, exact_distinct=exact)
     profile.rows = rows
@@ -208,15 +209,14 @@ def _profile_table(
             pass
 
 
-def _define_source(con: duckdb.DuckDBPyConnection, schema: list[tuple[str, str]], *, materialize: bool) -> None:
-    """`src`: the profiled columns. A small wide table is copied once, since each batch of columns scans it."""
+def _replace(con: duckdb.DuckDBPyConnection, name: str, query: str, *, materialize: bool) -> None:
+    """(Re)create the temp view or table `name` (an earlier file or attempt may have left either)."""
     for kind in ("VIEW", "TABLE"):
         try:
-            con.execute(f"DROP {kind} IF EXISTS src")
+            con.execute(f"DROP {kind} IF EXISTS {name}")
         except duckdb.Error:  # DuckDB refuses to drop a view as a table and the reverse
             pass
-    columns = ", ".join(quote_identifier(name) for name, _ in schema) or "*"
-    con.execute(f"CREATE TEMP {'TABLE' if materialize else 'VIEW'} src AS SELECT {columns} FROM raw")
+    con.execute(f"CREATE TEMP {'TABLE' if materialize else 'VIEW'} {name} AS {query}")
 
 
 def _column_profile(name: str, dtype: str, rows: int, stats: ColumnStats, head: HeadFacts, exact: bool) -> ColumnProfile:
