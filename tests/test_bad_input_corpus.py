@@ -79,6 +79,7 @@ def test_runs_and_says_what_happened_to_each_input(case: Case, tmp_path: Path):
     record = json.loads((run / "run.json").read_text())
     profile = json.loads((run / "data_profile.json").read_text())
     report = (run / "report.md").read_text()
+    html = (run / "report.html").read_text()
     by_path = {item["path"]: item for item in profile["files"]}
     skipped = {item["path"]: item["reason"] for item in record["skipped_inputs"]}
     assert skipped == {item["path"]: item["error"] for item in profile["files"] if item["error"]}
@@ -86,6 +87,7 @@ def test_runs_and_says_what_happened_to_each_input(case: Case, tmp_path: Path):
         assert reason in skipped[path]
         assert f"warning: skipped {path}: {skipped[path]}"[:200] in out  # the live output names it
         assert f"`{path}`: {skipped[path]}" in report  # and report.md lists it
+        assert f"Input skipped, {path}: " in html  # and report.html, among the caveats
     if "skipped" in case.expect:
         assert set(skipped) == set(case.expect["skipped"])
     for path, codec in case.expect.get("encoding", {}).items():
