@@ -183,6 +183,12 @@ def _encoded(name: str, codec: str, bom: bytes = b"", text: str = CITIES) -> Cal
     return _file(name, bom + text.encode(codec))
 
 
+def _folder_holding_the_run_root(folder: Path) -> list[str]:
+    _write(folder, "sales.csv", GOOD_ROWS)
+    (folder / "workdirs").mkdir()
+    return ["."]
+
+
 def _excel_with_bad_header(folder: Path) -> list[str]:
     import openpyxl
 
@@ -230,6 +236,8 @@ CASES: list[Case] = [
     Case("missing path", lambda folder: ["nowhere.csv"], EXIT_USAGE, "input not found: nowhere.csv"),
     Case("unreadable permission", _unreadable, EXIT_USAGE, "input secret.csv is not readable",
          needs_dropped_privileges=True),
+    Case("folder holding the run root", _folder_holding_the_run_root, EXIT_USAGE,
+         "input folder . contains the run root workdirs; a run would copy itself"),
     Case("empty folder", _empty_folder, EXIT_USAGE, "input folder data holds no files to copy"),
     Case("folder of only hidden files", _hidden_only, EXIT_USAGE, "input folder data holds no files to copy"),
     Case("folder with nothing readable", _nothing_readable, EXIT_USAGE,
@@ -254,6 +262,8 @@ CASES: list[Case] = [
          {"encoding": {"inputs/u16be.csv": "utf-16-be"}, "report_has": ["München"]}),
     Case("utf-8 with BOM", _encoded("bom.csv", "utf-8", b"\xef\xbb\xbf"), 0, "completed",
          {"encoding": {"inputs/bom.csv": "utf-8-sig"}, "columns": {"inputs/bom.csv": ["city", "amount"]}}),
+    Case("gzip of a latin-1 csv", _file("cities.csv.gz", gzip.compress(CITIES.encode("latin-1"))), 0, "completed",
+         {"encoding": {"inputs/cities.csv.gz": "latin-1"}, "report_has": ["München"]}),
     Case("latin-1 after 100 KB of ASCII", _late_latin1, 0, "completed",
          {"encoding": {"inputs/late.csv": "latin-1"}}),
     Case("header with blank and duplicate names", _header_names, 0, "completed",
