@@ -70,10 +70,6 @@ class TextEncoding:
         """DuckDB reads the file as it is (it skips a UTF-8 BOM itself)."""
         return self.codec in UTF8_CODECS
 
-    @property
-    def pandas_hint(self) -> str:
-        return f"pandas.read_csv(..., encoding={self.codec!r})"
-
 
 def normalise_codec(name: str) -> str:
     """A codec's canonical Python name with our spelling of the common ones (`latin-1`, `utf-16-le`)."""
@@ -94,7 +90,7 @@ def detect_encoding(sample: bytes, *, complete: bool, kind: str = "text") -> Tex
         _refuse_nul_bytes(sample, nuls, kind)
     if _decodes(sample, "utf-8", complete):
         return TextEncoding("utf-8")
-    return _guess_single_byte(sample, complete, kind)
+    return _guess_single_byte(sample, kind)
 
 
 def _utf16_without_bom(sample: bytes, complete: bool) -> str | None:
@@ -141,7 +137,7 @@ def _mostly_text(text: str) -> bool:
     return len(_CONTROLS.findall(text)) <= CONTROL_SHARE * max(1, len(text))
 
 
-def _guess_single_byte(sample: bytes, complete: bool, kind: str) -> TextEncoding:
+def _guess_single_byte(sample: bytes, kind: str) -> TextEncoding:
     import charset_normalizer  # only non-UTF-8 files pay for the import
 
     matches = charset_normalizer.from_bytes(sample)

@@ -39,7 +39,6 @@ FORMAT_BY_SUFFIX = {
     ".xls": "excel",
 }
 COMPRESSION_SUFFIXES = (".gz", ".zst")
-TEXT_FORMATS = ("csv", "tsv", "json")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tgz", ".7z", ".rar", ".bz2", ".xz")
 PARQUET_MAGIC = b"PAR1"
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
@@ -191,14 +190,14 @@ def _check_lines(handle: BinaryIO, text: str, complete: bool, file_format: str) 
         return
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) == 1:
-        names = header_fields(lines[0], file_format)
+        names = _header_fields(lines[0], file_format)
         shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
         raise UnreadableFile(
             f"no data rows (only a header with {len(names)} columns: {shown}); supply the data or remove the file"
         )
 
 
-def header_fields(line: str, file_format: str) -> list[str]:
+def _header_fields(line: str, file_format: str) -> list[str]:
     """The fields of one line, split on the delimiter it most likely uses."""
     delimiter = "\t" if file_format == "tsv" else max(CANDIDATE_DELIMITERS, key=line.count)
     return next(csv.reader([line], delimiter=delimiter), [])
