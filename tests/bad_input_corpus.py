@@ -264,6 +264,10 @@ CASES: list[Case] = [
          {"encoding": {"inputs/bom.csv": "utf-8-sig"}, "columns": {"inputs/bom.csv": ["city", "amount"]}}),
     Case("gzip of a latin-1 csv", _file("cities.csv.gz", gzip.compress(CITIES.encode("latin-1"))), 0, "completed",
          {"encoding": {"inputs/cities.csv.gz": "latin-1"}, "report_has": ["München"]}),
+    Case("json with a UTF-8 BOM", _file("records.json", b"\xef\xbb\xbf" + json.dumps(
+        [{"city": c, "amount": a} for c, a in (("München", 10), ("Köln", 12), ("München", 9))]).encode()), 0, "completed",
+         {"encoding": {"inputs/records.json": "utf-8-sig"}, "columns": {"inputs/records.json": ["city", "amount"]},
+          "report_has": ["München"]}),
     Case("latin-1 after 100 KB of ASCII", _late_latin1, 0, "completed",
          {"encoding": {"inputs/late.csv": "latin-1"}}),
     Case("header with blank and duplicate names", _header_names, 0, "completed",

@@ -113,4 +113,6 @@ def test_runs_and_says_what_happened_to_each_input(case: Case, tmp_path: Path):
 def _pandas_columns(path: Path) -> list[object]:
     if path.suffix == ".xlsx":
         return list(pd.read_excel(path).columns)
+    if path.suffix == ".json":
+        return list(pd.read_json(path, encoding="utf-8-sig").columns)
     return list(pd.read_csv(path).columns)

@@ -112,3 +112,15 @@ def test_cyrillic_windows_text_is_read_as_cp1251(tmp_path: Path) -> None:
 )
 def test_detection_on_samples(data: bytes, complete: bool, codec: str) -> None:
     assert detect_encoding(data, complete=complete) == TextEncoding(codec)
+
+
+@pytest.mark.parametrize(("prefix", "codec", "recorded"), [(codecs.BOM_UTF8, "utf-8", "utf-8-sig"), (b"", "utf-16", "utf-16")])
+def test_json_with_a_byte_order_mark_is_read_as_records(prefix: bytes, codec: str, recorded: str, tmp_path: Path) -> None:
+    """DuckDB's JSON reader takes a UTF-8 BOM for data (one row, one column "json"): it reads a clean copy."""
+    path = tmp_path / "records.json"
+    path.write_bytes(prefix + '[{"city": "München", "n": 1}, {"city": "Köln", "n": 2}]'.encode(codec))
+
+    profile = profile_file(path)
+
+    assert (profile.encoding, profile.rows, [c.name for c in profile.columns]) == (recorded, 2, ["city", "n"])
+    assert profile.sample[0] == {"city": "München", "n": 1}

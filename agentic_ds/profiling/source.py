@@ -46,7 +46,9 @@ def open_source(stack: ExitStack, path: Path, sniffed: Sniffed) -> TableSource:
         target = _scratch(stack) / "sheet.csv"
         return TableSource(target, "csv", None, formats.excel_to_csv(path, target))
     encoding = sniffed.encoding
-    if encoding is None or encoding.is_utf8:
+    # DuckDB's CSV reader skips a UTF-8 BOM; its JSON reader does not (it reads one row named "json").
+    bom_in_json = sniffed.format == "json" and encoding is not None and encoding.codec == "utf-8-sig"
+    if encoding is None or (encoding.is_utf8 and not bom_in_json):
         return TableSource(path, sniffed.format, encoding)
     return transcoded(stack, path, sniffed.format, encoding)
 
