@@ -17,6 +17,7 @@ TASK = "task"                          # the user's question, verbatim
 MODE = "mode"                          # "orchestrated" | "simple"
 DATA_PROFILE = "data_profile"          # compact text rendering of data_profile.json
 INPUT_PROBLEMS = "input_problems"      # list[str]: files that could not be profiled, and why
+SKIPPED_INPUTS = "skipped_inputs"      # list[{path, reason}]: inputs the run could not use (run.json's too)
 PLAN_TEXT = "plan_text"                # plan_maker's free-form plan (also written to plan.md)
 PLAN_REVIEW = "plan_review"            # plan_reviewer's critique
 PLAN_DECISION = "plan_decision"        # plan_confirmation's {exit, reason}

@@ -32,6 +32,7 @@ class Roles:
     top_n: int = 10
     group_values: list[str] = field(default_factory=list)
     id_columns: list[str] = field(default_factory=list)
+    encoding: str = ""                            # the data file's codec as profiled ("" or UTF-8: none passed)
 
 
 def _has(text: str, *needles: str) -> bool:
@@ -82,6 +83,8 @@ def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:
         "result_path": roles.result_path,
         "fig_prefix": roles.fig_prefix,
     }
+    if roles.encoding and roles.encoding not in ("utf-8", "ascii"):
+        params["encoding"] = roles.encoding  # so the template's pandas reads München, not M\ufffdnchen
     for name, meaning in spec.params.items():
         if name in COMMON_PARAMS:
             continue

@@ -91,7 +91,7 @@ class _Builder:
         number = len(self.steps) + 1
         slug = f"{number:02d}-{slugify(slug or title, 28)}"
         bound = Roles(data_path=self.data.path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
-                      **roles)  # type: ignore[arg-type]
+                      encoding=self.data.encoding, **roles)  # type: ignore[arg-type]
         method = choose_method(self.library, goal, bound, context=text)
         if method is None:
             self.notes.append(f"No skill template fits the step '{title}'; it was left out.")

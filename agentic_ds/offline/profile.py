@@ -33,6 +33,7 @@ class DataFile:
     rows: int | None
     columns: tuple[Column, ...] = ()
     error: str = ""
+    encoding: str = ""  # the codec the profiler read a text file with ("" when not recorded)
 
     def column(self, name: str) -> Column | None:
         return next((c for c in self.columns if c.name == name), None)
@@ -79,6 +80,7 @@ def parse_profile(document: Any) -> Profile:
                 rows=_int(raw.get("rows")),
                 columns=columns,
                 error=str(raw.get("error") or ""),
+                encoding=str(raw.get("encoding") or ""),
             )
         )
     problems = tuple(str(p) if not isinstance(p, dict) else str(p.get("message") or p) for p in document.get("problems") or [])

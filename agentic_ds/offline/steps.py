@@ -104,7 +104,7 @@ def infer_methods(text: str, stage: StageSpec, profile: Profile, library: SkillL
         return []
     result_path = _result_path(stage, own)
     fig_prefix = str(own.params.get("fig_prefix")) if own else result_path.replace("outputs/", "figures/").removesuffix(".json")
-    roles = Roles(data_path=data.path, result_path=result_path, fig_prefix=fig_prefix)
+    roles = Roles(data_path=data.path, result_path=result_path, fig_prefix=fig_prefix, encoding=data.encoding)
     if own is not None:
         _roles_from_params(roles, own)
     intent = parse_intent(text)
@@ -180,8 +180,10 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
         step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
     if step.attempts:
         first = methods[0].params
-        columns = [str(v) for k, v in sorted(first.items()) if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat")]
-        step.attempts.append(Attempt("fallback", fallback_code(str(first["data_path"]), result_path, columns), result_path))
+        columns = [str(v) for k, v in sorted(first.items())
+                   if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat", "encoding")]
+        code = fallback_code(str(first["data_path"]), result_path, columns, first.get("encoding"))
+        step.attempts.append(Attempt("fallback", code, result_path))
     return step
 
 
