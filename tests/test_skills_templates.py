@@ -70,6 +70,8 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "correlation_matrix": ("correlation-and-association", "correlation_matrix", DATA, {}),
     "pairwise_numeric": ("correlation-and-association", "pairwise_association", DATA, {"x": "units", "y": "revenue"}),
     "pairwise_mixed": ("correlation-and-association", "pairwise_association", DATA, {"x": "region", "y": "revenue"}),
+    "pairwise_few_levels": ("correlation-and-association", "pairwise_association", DATA,
+                            {"x": "churned", "y": "revenue", "method": "spearman"}),
     "compare_two": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "plan"}),
     "compare_many": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "region"}),
     "chi_square": ("group-comparisons", "chi_square", DATA, {"col_a": "region", "col_b": "plan"}),
@@ -81,6 +83,16 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "auto_chart": ("visualization", "auto_chart", DATA, {"x": "region", "y": "revenue"}),
     "estimate_with_ci": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "revenue", "group_col": "region"}),
     "estimate_share": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "plan", "statistic": "proportion", "event": "pro"}),
+    "compute_answers": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "mean_revenue", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                 {"name": "std_revenue", "stat": "std", "column": "revenue", "slots": {"value": "std_revenue"}},
+                 {"name": "rho", "stat": "spearman", "column": "units", "second": "revenue"},
+                 {"name": "far", "stat": "outliers_iqr", "column": "value", "factor": 1.5},
+                 {"name": "top_region", "stat": "median", "column": "revenue", "group": "region", "extreme": "max",
+                  "slots": {"value": "region"}},
+                 {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}}],
+        "filters": [{"column": "units", "op": ">=", "value": 15}, {"column": "region", "op": "!=", "value": "west"}],
+        "derived": [{"name": "value", "expression": "price * units"}], "dropna": ["revenue"], "digits": 3}),
     # Degenerate data: a clear sentence instead of a crash.
     "tiny_compare": ("group-comparisons", "compare_groups", TINY, {"value_col": "revenue", "group_col": "region"}),
     "tiny_ols": ("regression", "ols_regression", TINY, {"target": "revenue"}),
@@ -182,6 +194,29 @@ def test_statistic_percentile_matches_pandas(runs, frame):
     assert "90th percentile" in result["summary"][0]
 
 
+def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers")
+    rows = data.assign(price=numeric(data["price"]))
+    rows = rows[(rows["units"] >= 15) & (rows["region"].str.casefold() != "west")].dropna(subset=["revenue"])
+    answers = result["answers"]
+    assert result["rows_used"] == len(rows)
+    assert answers["mean_revenue"]["value"] == pytest.approx(rows["revenue"].mean())
+    assert answers["std_revenue"]["value"] == pytest.approx(rows["revenue"].std())
+    assert answers["rho"]["value"] == pytest.approx(stats.spearmanr(rows["units"], rows["revenue"])[0])
+    value = (rows["price"] * rows["units"]).dropna()
+    q1, q3 = value.quantile([0.25, 0.75])
+    assert answers["far"]["value"] == int(((value < q1 - 1.5 * (q3 - q1)) | (value > q3 + 1.5 * (q3 - q1))).sum())
+    medians = rows.groupby("region")["revenue"].median()
+    assert answers["top_region"]["value"] == medians.idxmax()
+    welch = stats.ttest_ind(*(rows.loc[rows["plan"] == p, "revenue"] for p in ("basic", "pro")), equal_var=False)
+    assert answers["plans"]["p_value"] == pytest.approx(welch.pvalue)
+    text = result["answer_text"]
+    assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
+    assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
+    assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+
+
 def test_top_values_match_value_counts(runs, frame):
     _, data = frame
     result = result_of(runs, "top_values")
@@ -234,6 +269,15 @@ def test_correlations_match_scipy(runs, frame):
     assert top["pearson"] == pytest.approx(r, abs=1e-4)
     mixed = result_of(runs, "pairwise_mixed")
     assert 0 < mixed["answer_value"] < 1 and mixed["kinds"] == ["categorical", "numeric"]
+
+
+def test_a_numeric_column_with_two_values_gets_the_correlation_asked_not_eta_squared(runs, frame):
+    _, data = frame
+    both = data[["churned", "revenue"]].dropna()
+    result = result_of(runs, "pairwise_few_levels")
+    assert result["kinds"] == ["numeric", "numeric"] and result["method"] == "spearman"
+    assert result["answer_value"] == pytest.approx(stats.spearmanr(both["churned"], both["revenue"])[0])
+    assert "eta" not in " ".join(result["summary"]).lower()
 
 
 def test_two_group_comparison_reports_welch_or_mann_whitney_with_effect_size(runs, frame):

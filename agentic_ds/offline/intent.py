@@ -123,6 +123,11 @@ def parse_intent(task: str) -> Intent:
     return Intent(kind="open", task=text, goals=open_goals(low))
 
 
+def has_open_signal(task: str) -> bool:
+    """Words that make a task an open analysis ("what drives", "explore", "predict"), whatever else it asks."""
+    return bool(_OPEN_SIGNAL.search(" ".join(task.lower().split())))
+
+
 def open_goals(low: str) -> tuple[str, ...]:
     """Analysis goals of an open task: audit and descriptive always, the rest when the words call for them.
 

@@ -20,6 +20,7 @@ from agentic_ds.skills import SkillLibrary, TemplateSpec
 GOALS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "audit": ("data-quality-audit", ("quality_audit",), "audit quality missing duplicates problems"),
     "descriptive": ("descriptive-statistics", ("describe",), "describe summary descriptive statistics every column"),
+    "answers": ("direct-answers", ("compute_answers",), "answer question statistics filters joins format"),
     "statistic": ("descriptive-statistics", ("statistic",), "single statistic value answer mean median percentile"),
     "top_values": ("descriptive-statistics", ("top_values",), "most common frequent values frequency counts top"),
     "correlation": ("correlation-and-association", ("pairwise_association",), "correlation between two columns pair"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.profile import Profile
+from agentic_ds.offline.planner import direct_spec
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
@@ -81,7 +82,9 @@ def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str
     if answer is None:
         lines.append("No result file was produced, so the question cannot be answered from this run.")
     elif direct:
-        lines += _sentences(results[answer], 3) + [f"(from `{answer}`)"]
+        document = results[answer]
+        lines += ([str(document["answer_text"])] + _sentences(document)[1:3] if document.get("answer_text")
+                  else _sentences(document, 3)) + [f"(from `{answer}`)"]
     else:
         lines.append(f"The analysis produced {len(results)} result file(s). The main results:")
         lines += [f"- {headline(results[p], req.task)} (`{p}`)" for p in analysis_paths(results)]
@@ -151,13 +154,16 @@ def _unmet(block: str) -> list[str]:
     return [f for f in found if f]
 
 
-def _interpretation_caveats(task: str, profile: Profile) -> list[str]:
+def _interpretation_caveats(task: str, profile: DataProfile) -> list[str]:
     return question_caveats(task, profile) + list(profile.problems)
 
 
-def question_caveats(task: str, profile: Profile) -> list[str]:
-    """How a direct question's words were mapped to columns, and why it cannot be answered as asked (if so)."""
+def question_caveats(task: str, profile: DataProfile) -> list[str]:
+    """How a direct question's words were mapped to columns and files, and why it cannot be answered as asked."""
     intent = parse_intent(task)
+    spec = direct_spec(intent, profile)
+    if spec is not None:
+        return list(spec.caveats)
     data = data_for_task(profile, task)
     if not intent.is_direct or data is None:
         return []

@@ -32,7 +32,7 @@ def validator_turn(req: ParsedRequest) -> Reply:
                                   [f"Checked the execution and {', '.join(paths) or 'no result files'}: {reason}."], "text"))
     path, document = _answer_document(results, intent.is_direct)
     sentences = [str(s) for s in document.get("summary") or []]
-    answer = " ".join(sentences[:2])
+    answer = str(document.get("answer_text") or " ".join(sentences[:2]))
     if not intent.is_direct:
         answer = " ".join(headline(results[p], req.task) for p in sorted(analysis_paths(results))[:3])
     fallback = document.get("skill") == "fallback"

@@ -39,15 +39,16 @@ def no_such_file(path: str) -> dict[str, Any]:
 def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[..., Any], ...]:
     """`(read_file, write_file, list_files)` bound to `workspace`."""
 
-    def read_file(path: str) -> dict[str, Any]:
+    def read_file(path: str, offset: int = 0) -> dict[str, Any]:
         """Read a text file of the run directory, e.g. 'plan.md', 'outputs/summary.csv', 'inputs/data.csv'.
 
         Args:
             path: relative to the run directory (no absolute paths, no '..').
+            offset: the character to start at (0 = the start); pass a cut read's `next_offset` to read on.
 
         Returns:
-            {"path", "content", "size_bytes", "truncated"}; long files are cut to the first part
-            (use run_python or sql_query to work on big data files), or {"error", "hint"}.
+            {"path", "content", "size_bytes", "truncated"} and, when the content was cut, "next_offset";
+            long files are cut (use run_python or sql_query to work on big data files), or {"error", "hint"}.
         """
         try:
             full = workspace.resolve(path)
@@ -57,25 +58,23 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             return {"error": f"{path!r} is a directory", "hint": "use list_files to see what it holds"}
         if not full.is_file():
             return no_such_file(path)
+        offset = max(0, int(offset or 0))
         try:
             size = full.stat().st_size
             with full.open("rb") as handle:
-                raw = handle.read(output_cap * 4 + 1)
+                head = handle.read(8192)
+            if b"\x00" in head:
+                return {
+                    "error": f"{path!r} is a binary file ({size} bytes)",
+                    "hint": "inspect it with profile_data, sql_query or run_python instead",
+                }
+            text, more = _read_chars(full, offset, output_cap)
         except OSError as exc:
             return {"error": f"cannot read {path!r}: {exc.strerror}"}
-        if b"\x00" in raw[:8192]:
-            return {
-                "error": f"{path!r} is a binary file ({size} bytes)",
-                "hint": "inspect it with profile_data, sql_query or run_python instead",
-            }
-        text = raw.decode("utf-8", errors="replace")
-        truncated = len(text) > output_cap or len(raw) < size
-        return {
-            "path": workspace.rel(full),
-            "content": text[:output_cap],
-            "size_bytes": size,
-            "truncated": truncated,
-        }
+        result: dict[str, Any] = {"path": workspace.rel(full), "content": text, "size_bytes": size, "truncated": more}
+        if more:
+            result["next_offset"] = offset + len(text)
+        return result
 
     def write_file(path: str, content: str) -> dict[str, Any]:
         """Write a text file in the run directory (creating folders), e.g. 'outputs/notes.md'.
@@ -153,3 +152,16 @@ def _human(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} B"
+
+
+def _read_chars(path: Path, offset: int, count: int) -> tuple[str, bool]:
+    """`count` characters of a UTF-8 text file from character `offset`, and whether more follow."""
+    with path.open(encoding="utf-8", errors="replace", newline="") as handle:
+        skip = offset
+        while skip > 0:
+            chunk = handle.read(min(skip, 1 << 20))
+            if not chunk:
+                break
+            skip -= len(chunk)
+        text = handle.read(count + 1)
+    return text[:count], len(text) > count
