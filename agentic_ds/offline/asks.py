@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentic_ds.offline.constraints import Constraints
+from agentic_ds.offline.constraints import METHOD_WORDS, Constraints
 from agentic_ds.offline.mentions import Mention, Token, number, pick
 
 _ONE_WORD_STATS = {
@@ -31,8 +31,13 @@ _TWO_WORD_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", (
                    ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
                    ("normal", "distribution"): "normality", ("t", "test"): "ttest"}
 _EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
-             "max": "max", "top": "max", "best": "max", "lowest": "min", "smallest": "min", "least": "min",
-             "fewest": "min", "minimum": "min", "min": "min", "worst": "min", "bottom": "min"}
+             "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
+             "greater": "max", "more": "max", "lowest": "min", "smallest": "min", "least": "min", "fewest": "min",
+             "minimum": "min", "min": "min", "worst": "min", "bottom": "min", "lower": "min", "smaller": "min",
+             "fewer": "min", "less": "min"}
+# Without a "which X", "the highest salary" is the maximum of salary.
+_SUPERLATIVES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "lowest": "min",
+                 "smallest": "min"}
 _GROUP_PHRASES = (("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"), ("grouped", "by"),
                   ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",), ("each",))
 _ADDITIVE = ("revenue", "sales", "amount", "quantity", "units", "profit", "cost", "spend", "orders", "volume",
@@ -93,6 +98,8 @@ def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
         width = 2
         if stat is None:
             stat, width = _ONE_WORD_STATS.get(tokens[i].low), 1
+        if stat is None and tokens[i].low in _SUPERLATIVES:
+            stat = _SUPERLATIVES[tokens[i].low]
         if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
             hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
         elif stat == "percentile":
@@ -199,7 +206,7 @@ class AskReader:
 
     # -- asks ----------------------------------------------------------------------------------------
     def read(self) -> list[Ask]:
-        hits = stat_hits(self.tokens, self.taken)[:MAX_HITS]
+        hits = sorted(stat_hits(self.tokens, self.taken)[:MAX_HITS] + self._method_hits(), key=lambda h: h.position)
         asks: list[Ask] = []
         for sentence in sorted({self.sentences[h.position] for h in hits} | self._which_sentences()):
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
@@ -208,6 +215,17 @@ class AskReader:
             if ask.stat and (ask.column or ask.stat == "count") and ask.key not in unique:
                 unique[ask.key] = ask
         return list(unique.values())
+
+    def _method_hits(self) -> list[Hit]:
+        """A named test ("Shapiro-Wilk", "KS", "Welch") is itself an ask, even with no other word for it."""
+        hits = []
+        for i in sorted(self.constraints.positions)[:MAX_HITS]:
+            method = METHOD_WORDS.get(self.tokens[i].low, "")
+            if method in TESTS:
+                hits.append(Hit("normality", i, 1))
+            elif method in ("welch", "student", "mannwhitney"):
+                hits.append(Hit("ttest", i, 1))
+        return hits
 
     def _which_sentences(self) -> set[int]:
         found = {self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken}
@@ -218,7 +236,7 @@ class AskReader:
         if group:
             hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in _EXTREMES]
         special = [self._special(h, sentence) for h in hits if h.stat in SPECIAL]
-        special = [a for a in special if a is not None]
+        special = list({(a.stat, a.column, a.second, a.group): a for a in special if a is not None}.values())
         if self.constraints.z_threshold is not None and not any(a.stat.startswith("outliers") for a in special):
             counting = [h for h in hits if h.stat == "count"]
             if counting:

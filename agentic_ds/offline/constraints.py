@@ -35,6 +35,7 @@ class Constraints:
     z_threshold: float | None = None
     alpha: float | None = None
     taken: set[int] = field(default_factory=set)              # token positions these words used
+    positions: list[int] = field(default_factory=list)        # where each method word is
 
     def method(self, *allowed: str) -> str:
         return next((m for m in self.methods if m in allowed), "")
@@ -56,8 +57,12 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         low = token.low
         if low in _DECIMAL_WORDS or low == "places" and i > 0 and tokens[i - 1].low == "decimal":
             _rounding(tokens, i, found)
+        elif low in ("integer", "whole") and i >= 1 and tokens[i - 1].low == "nearest":
+            found.digits = 0
+            found.taken |= set(range(max(0, i - 3), i + 2 if _next(tokens, i) == "number" else i + 1))
         elif low in METHOD_WORDS:
             found.methods.append(METHOD_WORDS[low])
+            found.positions.append(i)
             found.taken.add(i)
         elif low in ("iqr", "interquartile"):
             _iqr(tokens, i, found)

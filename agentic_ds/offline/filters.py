@@ -12,6 +12,7 @@ filter records the tokens it used (`start`, `end`) so no other part of the quest
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ _COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
     (("exceed",), ">"), ((">",), ">"), ((">=",), ">="), (("less", "than"), "<"), (("fewer", "than"), "<"),
     (("lower", "than"), "<"), (("smaller", "than"), "<"), (("below",), "<"), (("under",), "<"), (("<",), "<"),
     (("<=",), "<="), (("equal", "to"), "=="), (("equals",), "=="), (("=",), "=="), (("==",), "=="),
+    (("older", "than"), ">"), (("younger", "than"), "<"),
     (("exactly",), "=="), (("!=",), "!="), (("not", "equal", "to"), "!="),
 ), key=lambda item: -len(item[0])))
 _OR_MORE = {("or", "more"): ">=", ("or", "above"): ">=", ("or", "less"): "<=", ("or", "fewer"): "<=",
@@ -41,6 +43,7 @@ _LINK = frozenset("is are was were of the a an has have had value values".split(
 NUMERIC_KINDS = ("numeric",)
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
+_CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dic
         if value is None:
             i += 1
             continue
-        column = _before(ends, tokens, i) or _after(starts, j + 1)
+        column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
         if column is None:
             i += 1
             continue
@@ -95,6 +98,14 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dic
             found.append(Filter(column.column, op, value, start, end))
         i = end
     return found + _or_more(tokens, numeric, taken)
+
+
+def _age_column(word: str, kinds: dict[str, str], at: int) -> Mention | None:
+    """"older than 50" compares the age, even when the question never says "age"."""
+    if word not in ("older", "younger"):
+        return None
+    ages = [name for name, kind in kinds.items() if kind in NUMERIC_KINDS and "age" in name.lower().split("_")]
+    return Mention(at, at, ages[0], False) if len(ages) == 1 else None
 
 
 def _comparator(tokens: Sequence[Token], i: int) -> tuple[str | None, int]:
@@ -167,18 +178,22 @@ def _in_range(column: ColumnProfile, low: float, high: float) -> bool:
 
 
 def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
-                 taken: set[int]) -> list[Filter]:
-    """A category named in the question ("the Engineering department", "sensor B", "in Asia") selects its rows.
+                 taken: set[int], samples: Sequence[dict[str, Any]] = ()) -> list[Filter]:
+    """A category named in the question ("the Engineering department", "sensor B", "in Asia", "male students")
+    selects its rows.
 
-    A value counts when its column is named right next to it, or when it is written with the data's own
-    capitals away from the start of a sentence; one-letter values always need their column next to them.
+    A value counts when its column is named right next to it, or when it is written as in the data away from
+    the start of a sentence; one- and two-letter values and generic words (yes, other, high...) need their
+    column next to them. Values come from the profile's most frequent values and its sample rows.
     """
-    index = _value_index(columns)
-    near = {}
+    index = _value_index(columns, samples)
+    near: dict[tuple[int, str], Mention] = {}
+    mentioned: set[int] = set()
     for mention in mentions:
+        mentioned |= set(range(mention.start, mention.end))
         for position in range(mention.start - 2, mention.end + 2):
             near.setdefault((position, mention.column), mention)
-    picked: dict[str, list[tuple[str, int, int, bool]]] = {}
+    picked: dict[str, list[tuple[Any, int, int, bool]]] = {}
     i = 0
     while i < len(tokens):
         match = None if i in taken else _value_at(tokens, i, index)
@@ -188,13 +203,12 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
         width, options = match
         for column, value in options:
             beside = near.get((i - 1, column)) or near.get((i + width, column))
-            spelled = tokens[i].text == value.split()[0] and any(ch.isupper() for ch in value) and not _sentence_start(tokens, i)
-            if beside is None and (len(value) < 2 or not spelled):
+            if beside is None and not _stands_alone(tokens, i, width, value, mentioned):
                 continue
             negated = i > 0 and tokens[i - 1].low in _NEGATION
             start = min(i, beside.start) if beside else i
             end = max(i + width, beside.end) if beside else i + width
-            picked.setdefault(column, []).append((value, start, end, negated))
+            picked.setdefault(column, []).append((_typed_value(columns[column], value), start, end, negated))
             break
         i += width
     found = []
@@ -210,16 +224,83 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
     return found
 
 
-def _value_index(columns: dict[str, ColumnProfile]) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+_GENERIC = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na n/a
+    missing null good bad average normal open closed active inactive""".split())
+
+
+def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:
+    """A value named without its column: spelled as in the data, not a generic word, not a column's name."""
+    if len(value) < 3 or value.casefold() in _GENERIC or _sentence_start(tokens, i) and value[:1].islower():
+        return False
+    if any(p in mentioned for p in range(i, i + width)):
+        return False
+    written = " ".join(t.text for t in tokens[i: i + width])
+    return written == value or written.casefold() == value.casefold() and value == value.lower()
+
+
+def _typed_value(column: ColumnProfile, value: str) -> Any:
+    if column.kind == "boolean" and value.casefold() in ("true", "false"):
+        return value.casefold() == "true"
+    return value
+
+
+def boolean_flags(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
+                  taken: set[int], used: set[str]) -> list[Filter]:
+    """"remote employees", "employees who work remotely": a yes/no column named as a quality selects the yes
+    rows ("non-remote", "not remote": the no rows), unless the question uses the column otherwise."""
+    found = []
+    for mention in mentions:
+        column = columns.get(mention.column)
+        if column is None or column.kind != "boolean" or mention.column in used or mention.start in taken:
+            continue
+        before = tokens[mention.start - 1].low if mention.start else ""
+        negated = before in ("not", "non") or tokens[mention.start].low.startswith("non")
+        found.append(Filter(mention.column, "==", not negated, mention.start, mention.end))
+        used.add(mention.column)
+    return found
+
+
+def unseen_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
+                  taken: set[int], preferred: set[str]) -> list[Filter]:
+    """"customers from Norway" when Norway is not among the values the profile lists: a capitalised word that
+    is no column goes to the one categorical column with unlisted values (those of a file the question names
+    first); the template checks that some row has it."""
+    open_columns = [c.name for c in columns.values() if c.kind in ("categorical", "text")
+                    and (c.distinct or 0) > len(c.top_values) and not _CODE_NAME.search(c.name)]
+    mentioned = {p for m in mentions for p in range(m.start, m.end)}
+    found = []
+    for i, token in enumerate(tokens):
+        if (i in taken or i in mentioned or not token.is_word or not token.text[:1].isupper() or token.text.isupper()
+                or _sentence_start(tokens, i) or token.low in _GENERIC):
+            continue
+        choices = [c for c in open_columns if c in preferred] or open_columns
+        if len(choices) == 1:
+            found.append(Filter(choices[0], "==", token.text, i, i + 1))
+    return found
+
+
+def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]
+                 ) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     index: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    seen: set[tuple[str, str]] = set()
+
+    def add(name: str, raw: Any) -> None:
+        text = str(raw).strip()
+        key = tuple(t.low for t in tokenize(text))
+        if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in seen:
+            seen.add((name, text))
+            index.setdefault(key, []).append((name, text))
+
     for column in columns.values():
         if column.kind not in VALUE_KINDS or column.kind == "id" and (column.distinct or 0) > 50:
             continue
         for value, _count in column.top_values:
-            text = str(value).strip()
-            key = tuple(t.low for t in tokenize(text))
-            if key and len(key) <= MAX_VALUE_TOKENS:
-                index.setdefault(key, []).append((column.name, text))
+            add(column.name, value)
+    for row in samples:
+        for name, value in row.items():
+            column = columns.get(name)
+            if column is not None and column.kind in ("categorical", "text") and isinstance(value, str):
+                add(name, value)
     return index
 
 

@@ -7,7 +7,7 @@ no statistic takes the next ask still without one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from agentic_ds.offline.asks import Ask
 from agentic_ds.offline.columns import words
@@ -49,6 +49,25 @@ def _stat_of_slot(slot: str) -> str:
         if part[:1] == "p" and part[1:].isdigit():
             return "percentile"
     return ""
+
+
+_ONE_COLUMN = frozenset({"mean", "median", "std", "var", "min", "max", "sum", "skew", "kurtosis", "range", "iqr",
+                         "missing", "nunique"})
+
+
+def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[[str], str]) -> list[Ask]:
+    """Slots that name a one-column statistic no ask has ("Give @std_price[value] for salary") add that ask, on
+    the column the slot names, else the question's main numeric column (`column_for` decides)."""
+    have = {_family(a.stat) for a in asks}
+    added = []
+    for slot in slots:
+        stat = _stat_of_slot(slot) if slot_part(slot) == "value" else ""
+        if stat in _ONE_COLUMN and stat not in have:
+            column = column_for(slot)
+            if column:
+                added.append(Ask(stat, column))
+                have.add(stat)
+    return asks + added
 
 
 def bind_slots(slots: Sequence[str], asks: list[Ask]) -> list[Ask]:

@@ -14,10 +14,11 @@ from typing import Any
 from agentic_ds.offline.asks import Ask, AskReader
 from agentic_ds.offline.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.derived import Derived, find_derived
-from agentic_ds.offline.filters import Filter, comparisons, missing_rows, named_values, years
+from agentic_ds.offline.filters import (
+    Filter, boolean_flags, comparisons, missing_rows, named_values, unseen_values, years)
 from agentic_ds.offline.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.slots import bind_slots
+from agentic_ds.offline.slots import asks_from_slots, bind_slots
 from agentic_ds.offline.sources import Join, choose_sources, file_nouns
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
@@ -138,14 +139,27 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     spec.dropna, span = missing_rows(tokens, mentions)
     if span:
         taken |= set(range(*span))
-    for finder in (comparisons, years, named_values):
-        source = kinds if finder is comparisons else columns
-        for found in finder(tokens, mentions, source, taken):  # type: ignore[operator]
+    samples = [row for data in files for row in data.sample]
+    said = {t.word for t in tokens if t.word}
+    named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
+    finders = (lambda: comparisons(tokens, mentions, kinds, taken), lambda: years(tokens, mentions, columns, taken),
+               lambda: named_values(tokens, mentions, columns, taken, samples),
+               lambda: unseen_values(tokens, mentions, columns, taken, named_files))
+    for finder in finders:
+        for found in finder():
             spec.filters.append(found)
             taken |= set(range(found.start, found.end))
     nouns = frozenset(n for data in files for n in file_nouns(data))
     reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns)
-    spec.asks = bind_slots(spec.slots, reader.read())
+    index = ColumnIndex(kinds)
+
+    def slot_column(slot: str) -> str:
+        named = [m.column for m in find_mentions(tokenize(slot.replace("_", " ")), index) if kinds[m.column] == "numeric"]
+        return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
+
+    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, reader.read(), slot_column))
+    used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
+    spec.filters += boolean_flags(tokens, mentions, columns, taken, used)
     _name_asks(spec.asks)
     _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=_counted_noun(tokens, nouns))
     return spec
