@@ -90,13 +90,22 @@ def test_own_plan_round_trips_through_markdown_with_its_methods(library, profile
 
 
 def test_open_task_plan_fits_the_column_types(library, profile):
-    plan = make_plan(parse_intent("Explore the data and tell me what drives revenue"), profile, library)
+    plan = make_plan(parse_intent("Explore the data and tell me about revenue"), profile, library)
     templates = [s.method.template for s in plan.steps]
     assert templates[:2] == ["quality_audit", "describe"]
     assert {"trend_seasonality", "compare_groups", "correlation_matrix"} <= set(templates)
     trend = next(s.method for s in plan.steps if s.method.template == "trend_seasonality")
     assert trend.params["value_col"] == "revenue" and trend.params["date_col"] == "order_date"
     assert len(plan.steps) <= 6
+
+
+def test_a_drivers_task_checks_structure_time_and_every_dimension_before_a_model(library, profile):
+    plan = make_plan(parse_intent("Explore the data and tell me what drives revenue"), profile, library, max_stages=12)
+    templates = [s.method.template for s in plan.steps]
+    assert templates == ["quality_audit", "identity_check", "trend_seasonality", "dimension_breakdown", "driver_model"]
+    dimensions = plan.steps[3].method.params["dimensions"]
+    assert {"region", "sales_channel", "product_category"} <= set(dimensions)
+    assert "revenue" not in plan.steps[4].method.params["features"]
 
 
 def test_unanswerable_question_falls_back_to_exploring_and_says_why(library, profile):

@@ -93,6 +93,11 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
                  {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}}],
         "filters": [{"column": "units", "op": ">=", "value": 15}, {"column": "region", "op": "!=", "value": "west"}],
         "derived": [{"name": "value", "expression": "price * units"}], "dropna": ["revenue"], "digits": 3}),
+    "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
+    "dimension_breakdown": ("drivers-analysis", "dimension_breakdown", DATA, {"target": "revenue"}),
+    "joined_drivers": ("drivers-analysis", "joined_drivers", DATA,
+                       {"target": "revenue", "key": "region", "other_path": "inputs/regions.csv"}),
+    "driver_model": ("drivers-analysis", "driver_model", DATA, {"target": "revenue", "folds": 4}),
     # Degenerate data: a clear sentence instead of a crash.
     "tiny_compare": ("group-comparisons", "compare_groups", TINY, {"value_col": "revenue", "group_col": "region"}),
     "tiny_ols": ("regression", "ols_regression", TINY, {"target": "revenue"}),
@@ -121,13 +126,15 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
     library = SkillLibrary.load(default_skills_dir())
     base = tmp_path_factory.mktemp("skills-runs")
     make_tiny(data_root / "tiny.csv")
+    pd.DataFrame({"region": ["North", "South", "East", "West"], "staff": [12, 30, 21, 8],
+                  "climate": ["cold", "warm", "mild", "mild"]}).to_csv(data_root / "regions.csv", index=False)
     env = {"PATH": os.environ.get("PATH", ""), "MPLBACKEND": "Agg", "HOME": str(base), "PYTHONHASHSEED": "0"}
 
     def execute(case: str) -> Run:
         skill, template, data_path, params = CASES[case]
         run_dir = base / case
         (run_dir / "inputs").mkdir(parents=True)
-        for name in ("sales.csv", "tiny.csv"):
+        for name in ("sales.csv", "tiny.csv", "regions.csv"):
             (run_dir / "inputs" / name).write_bytes((data_root / name).read_bytes())
         code = library.render(skill, template, data_path=data_path, result_path=f"outputs/{case}.json",
                               fig_prefix=f"figures/{case}", **params)
@@ -215,6 +222,28 @@ def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
     assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
     assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
     assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+
+
+def test_drivers_templates_find_no_false_identity_and_say_what_a_model_is(runs, frame):
+    _, data = frame
+    identity = result_of(runs, "identity_check")
+    assert identity["identity"] is None and "not defined by other columns" in identity["summary"][0]
+    dimensions = result_of(runs, "dimension_breakdown")["dimensions"]
+    region = next(d for d in dimensions if d["dimension"] == "region")
+    revenue = data["revenue"]
+    groups = revenue.groupby(data["region"])
+    between = (groups.count() * (groups.mean() - revenue[data["region"].notna()].mean()) ** 2).sum()
+    total = ((revenue[data["region"].notna()] - revenue[data["region"].notna()].mean()) ** 2).sum()
+    assert region["eta_squared"] == pytest.approx(between / total, rel=1e-6)
+    joined = result_of(runs, "joined_drivers")
+    totals = data.groupby("region")["revenue"].sum()
+    staff = pd.Series({"North": 12, "South": 30, "East": 21, "West": 8})
+    r = stats.pearsonr(staff[totals.index], totals)[0]
+    first = joined["tables"]["attributes"][0]
+    assert first["attribute"] == "staff" and first["pearson_r"] == pytest.approx(r)
+    model = result_of(runs, "driver_model")
+    assert "in-sample" in model["summary"][0] and "cross-validation" in model["summary"][0]
+    assert model["r2_cross_validated"] <= model["r2_in_sample"] + 0.05
 
 
 def test_top_values_match_value_counts(runs, frame):

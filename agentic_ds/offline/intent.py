@@ -123,6 +123,11 @@ def parse_intent(task: str) -> Intent:
     return Intent(kind="open", task=text, goals=open_goals(low))
 
 
+def asks_for_drivers(task: str) -> bool:
+    """"What drives / explains / affects X": a question about the causes of one quantity."""
+    return bool(_DRIVERS.search(" ".join(task.lower().split())))
+
+
 def has_open_signal(task: str) -> bool:
     """Words that make a task an open analysis ("what drives", "explore", "predict"), whatever else it asks."""
     return bool(_OPEN_SIGNAL.search(" ".join(task.lower().split())))

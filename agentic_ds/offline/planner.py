@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from agentic_ds.offline.binding import Roles
 from agentic_ds.offline.columns import mentioned_columns
-from agentic_ds.offline.intent import Intent, has_open_signal
+from agentic_ds.offline.drivers_plan import add_drivers
+from agentic_ds.offline.intent import Intent, asks_for_drivers, has_open_signal
 from agentic_ds.offline.methods import Method, choose_method
 from agentic_ds.offline.plan_markdown import PlanStage, render_plan
 from agentic_ds.offline.profile import is_groupable, of_kind
@@ -86,7 +87,7 @@ def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_s
     if data is None:
         problems = "; ".join(profile.problems) or "no readable input file"
         raise ValueError(f"nothing to analyse: {problems}")
-    builder = _Builder(data, library, max_stages)
+    builder = PlanBuilder(data, library, max_stages, profile)
     ids = [c.name for c in data.columns if (c.kind == "id" or _ID_NAME.search(c.name)) and c.distinct == data.rows]
     builder.add("audit", "Audit data quality", f"Audit the data quality of `{data.path}`: missing values, duplicates, types and ranges.",
                 f"{{path}} lists the data-quality problems of {data.path} with counts.", slug="audit", id_columns=ids)
@@ -103,9 +104,10 @@ def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_s
     return Plan(builder.steps, notes=builder.notes)
 
 
-class _Builder:
-    def __init__(self, data: FileProfile, library: SkillLibrary, max_stages: int) -> None:
+class PlanBuilder:
+    def __init__(self, data: FileProfile, library: SkillLibrary, max_stages: int, profile: DataProfile | None = None) -> None:
         self.data = data
+        self.profile = profile or DataProfile(files=[data])
         self.library = library
         self.max_stages = max(max_stages, 2)
         self.steps: list[PlannedStep] = []
@@ -116,7 +118,8 @@ class _Builder:
             return False
         number = len(self.steps) + 1
         slug = f"{number:02d}-{slugify(slug or title, 28)}"
-        bound = Roles(data_path=self.data.path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
+        data_path = str(roles.pop("data_path", self.data.path))
+        bound = Roles(data_path=data_path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
                       **roles)  # type: ignore[arg-type]
         method = choose_method(self.library, goal, bound, context=text)
         if method is None:
@@ -180,6 +183,9 @@ class _Builder:
         groups = _pick_groups(intent.task, data, 2 if "predictive" in intent.goals else 1)
         group = groups[0] if groups else None
         time = _pick_time(intent.task, data)
+        if target is not None and asks_for_drivers(intent.task):
+            add_drivers(self, target, self.profile)
+            return
         described = [c.name for c in data.columns if c.kind != "id" and not _ID_NAME.search(c.name)][:20]
         self.add("descriptive", "Descriptive statistics", f"Describe the columns of `{data.path}`: centre, spread, levels.",
                  "{path} holds summary statistics of the columns.", columns=described)

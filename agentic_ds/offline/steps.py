@@ -105,7 +105,8 @@ def infer_methods(text: str, stage: StageSpec, profile: DataProfile, library: Sk
         return []
     result_path = _result_path(stage, own)
     fig_prefix = str(own.params.get("fig_prefix")) if own else result_path.replace("outputs/", "figures/").removesuffix(".json")
-    roles = Roles(data_path=data.path, result_path=result_path, fig_prefix=fig_prefix)
+    data_path = str(own.params.get("data_path") or data.path) if own is not None else data.path
+    roles = Roles(data_path=data_path, result_path=result_path, fig_prefix=fig_prefix)
     if own is not None:
         _roles_from_params(roles, own)
     intent = parse_intent(text)

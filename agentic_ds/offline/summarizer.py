@@ -59,6 +59,8 @@ _INVENTORY = re.compile(r"^(Correlations among|Described|Audited|Loaded|\S+ has 
 
 def headline(document: dict, task: str) -> str:
     """The most telling sentence of a result: names a finding (strong, significant, highest...), not an inventory."""
+    if document.get("headline"):
+        return str(document["headline"])
     task_words = set(words(task))
     scored = []
     for order, sentence in enumerate(_sentences(document)):
