@@ -17,6 +17,7 @@ from agentic_ds.profiling.model import DataProfile, FileProfile
 
 _NUMERIC = ("numeric",)
 _GROUPING = ("categorical", "boolean", "id", "text")
+MAX_PHRASE_WORDS = 12
 _ROW_WORDS = frozenset("row record entry observation line order transaction sale".split())
 
 
@@ -109,8 +110,10 @@ def _need(question: Question, columns: list[Column], text: str, kinds: tuple[str
 
 
 def best_match(text: str, columns: list[Column], kinds: tuple[str, ...]) -> tuple[str, ColumnMatch] | None:
-    """Try the whole phrase, then every 1-3 word window of it; the highest score wins (earliest on ties)."""
-    tokens = text.split()
+    """Try the whole phrase, then every 1-3 word window of it; the highest score wins (earliest on ties).
+    A column is named in a few words: only the first MAX_PHRASE_WORDS are read."""
+    tokens = text.split()[:MAX_PHRASE_WORDS]
+    text = " ".join(tokens)
     phrases = [text] + [" ".join(tokens[i : i + n]) for n in (3, 2, 1) for i in range(len(tokens) - n + 1)]
     best: tuple[float, int, str, ColumnMatch] | None = None
     for order, phrase in enumerate(phrases):

@@ -14,6 +14,7 @@ from typing import Any
 from agentic_ds.offline.asks import Ask, AskReader
 from agentic_ds.offline.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.derived import Derived, find_derived
+from agentic_ds.offline.intent import question_focus
 from agentic_ds.offline.filters import (
     Filter, boolean_flags, comparisons, missing_rows, named_values, unseen_values, years)
 from agentic_ds.offline.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
@@ -118,7 +119,7 @@ def describe_ask(ask: Ask) -> str:
 
 
 def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
-    spec = QuestionSpec(task=task, slots=format_slots(task))
+    spec = QuestionSpec(task=task, slots=format_slots(question_focus(task)))
     files = readable_files(profile)
     if not files:
         spec.problem = "no readable input file"
@@ -127,7 +128,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     for data in files:
         for column in data.columns:
             columns.setdefault(column.name, column)
-    tokens = tokenize(without_slots(task))
+    tokens = tokenize(without_slots(question_focus(task)))
     spec.derived = find_derived(tokens, ColumnIndex(columns))
     kinds = {name: column.kind for name, column in columns.items()} | {d.name: "numeric" for d in spec.derived}
     mentions = find_mentions(tokens, ColumnIndex(kinds))
