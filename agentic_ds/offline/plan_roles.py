@@ -8,10 +8,10 @@ import re
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.plan_markdown import parse_plan
 from agentic_ds.offline.planner import DEFAULT_MAX_STAGES, make_plan
-from agentic_ds.profiling.model import DataProfile
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import Reply, profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 
 _MAX_STAGES = re.compile(r"(?:to|at most)\s+(\d+)\s+stages", re.I)

@@ -18,10 +18,10 @@ from agentic_ds.offline.intent import Intent, asks_for_drivers, has_open_signal
 from agentic_ds.offline.methods import Method, choose_method
 from agentic_ds.offline.plan_markdown import PlanStage, render_plan
 from agentic_ds.offline.profile import is_groupable, of_kind
-from agentic_ds.profiling.model import ColumnProfile as Column
-from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.offline.question import Question, bind_question, data_for_task
 from agentic_ds.offline.spec import QuestionSpec, build_spec, describe_ask
+from agentic_ds.profiling.model import ColumnProfile as Column
+from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 

@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from agentic_ds.offline.columns import ColumnMatch, match_column, mentioned_columns, normalise, words
-from agentic_ds.offline.intent import Intent
-from agentic_ds.offline.profile import find_column, is_groupable, of_kind, primary_file, readable_files, top_names
+from agentic_ds.offline.intent import Intent, question_focus
+from agentic_ds.offline.profile import find_column, is_groupable, of_kind, readable_files, top_names
+from agentic_ds.offline.sources import file_nouns
 from agentic_ds.profiling.model import ColumnProfile as Column
 from agentic_ds.profiling.model import DataProfile, FileProfile
 
@@ -43,9 +44,18 @@ class Question:
 
 
 def data_for_task(profile: DataProfile, task: str) -> FileProfile | None:
-    """The readable file the task is about: the one naming most of the task's columns, then the largest."""
-    wanted = [c.name for f in readable_files(profile) for c in mentioned_columns(task, f.columns)]
-    return primary_file(profile, wanted)
+    """The readable file the task is about: the one naming most of the task's columns, then the one whose file
+    name the task says ("orders"), then the largest; never just the alphabetically first."""
+    focus = question_focus(task)
+    files = readable_files(profile)
+    if not files:
+        return None
+    said = set(words(focus))
+
+    def rank(data: FileProfile) -> tuple[int, int, int, str]:
+        return (-len(mentioned_columns(focus, data.columns)), -len(file_nouns(data) & said), -(data.rows or 0), data.path)
+
+    return min(files, key=rank)
 
 
 def bind_question(intent: Intent, data: FileProfile) -> Question:

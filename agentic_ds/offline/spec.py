@@ -14,9 +14,16 @@ from typing import Any
 from agentic_ds.offline.asks import Ask, AskReader
 from agentic_ds.offline.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.derived import Derived, find_derived
-from agentic_ds.offline.intent import question_focus
 from agentic_ds.offline.filters import (
-    Filter, boolean_flags, comparisons, missing_rows, named_values, unseen_values, years)
+    Filter,
+    boolean_flags,
+    comparisons,
+    missing_rows,
+    named_values,
+    unseen_values,
+    years,
+)
+from agentic_ds.offline.intent import question_focus
 from agentic_ds.offline.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
 from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.slots import asks_from_slots, bind_slots

@@ -19,8 +19,8 @@ from agentic_ds.offline.intent import Intent, parse_intent
 from agentic_ds.offline.methods import Method, candidate_methods, read_method
 from agentic_ds.offline.planner import make_plan
 from agentic_ds.offline.profile import is_groupable, of_kind, primary_file, readable_files
-from agentic_ds.profiling.model import DataProfile
 from agentic_ds.offline.question import bind_question
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 

@@ -8,13 +8,14 @@ stage results, caveats and the run status. Every number it prints is a sentence 
 from __future__ import annotations
 
 import re
+
 from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.planner import direct_spec
-from agentic_ds.profiling.model import DataProfile
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.profiling.model import DataProfile
 
 _MAX_FINDINGS_PER_FILE = 3
 _BACKGROUND = ("audit", "describe", "overview")
