@@ -35,11 +35,16 @@ def summary_turn(req: ParsedRequest) -> Reply:
     return Reply.say(_full_report(req, results, caveats))
 
 
+def answers_directly(task: str, results: dict[str, dict]) -> bool:
+    """A direct question, or one a `compute_answers` result answers (it read the question whole)."""
+    return parse_intent(task).is_direct or any(d.get("answer_text") for d in results.values())
+
+
 def _answer_path(task: str, results: dict[str, dict]) -> str | None:
     if not results:
         return None
     with_value = [p for p, d in results.items() if "answer_value" in d]
-    if parse_intent(task).is_direct and with_value:
+    if answers_directly(task, results) and with_value:
         return with_value[-1]
     return analysis_paths(results)[-1]
 
@@ -79,7 +84,7 @@ def _sentences(document: dict, limit: int | None = None) -> list[str]:
 
 def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
     status, status_line = _run_status(req)
-    direct = parse_intent(req.task).is_direct
+    direct = answers_directly(req.task, results)
     lines = ["## Answer"]
     answer = _answer_path(req.task, results)
     if answer is None:
