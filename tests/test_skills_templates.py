@@ -93,6 +93,9 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
                  {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}}],
         "filters": [{"column": "units", "op": ">=", "value": 15}, {"column": "region", "op": "!=", "value": "west"}],
         "derived": [{"name": "value", "expression": "price * units"}], "dropna": ["revenue"], "digits": 3}),
+    "compute_answers_join": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "by_climate", "stat": "sum", "column": "revenue", "group": "climate"}],
+        "joins": [{"path": "inputs/regions.csv", "on": "region"}]}),
     "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
     "dimension_breakdown": ("drivers-analysis", "dimension_breakdown", DATA, {"target": "revenue"}),
     "joined_drivers": ("drivers-analysis", "joined_drivers", DATA,
@@ -222,6 +225,17 @@ def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
     assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
     assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
     assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+
+
+def test_compute_answers_joins_a_second_table_on_its_key(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers_join")
+    regions = pd.DataFrame({"region": ["North", "South", "East", "West"], "climate": ["cold", "warm", "mild", "mild"]})
+    expected = data.merge(regions, on="region", how="left").groupby("climate")["revenue"].sum()
+    assert result["answers"]["by_climate"]["value"] == pytest.approx(expected.to_dict())
+    assert result["files_used"] == [DATA, "inputs/regions.csv"]
+    matched = int(data["region"].isin(regions["region"]).sum())
+    assert f"joined inputs/regions.csv on region ({matched} of {len(data)} rows matched)" in result["summary"][1]
 
 
 def test_drivers_templates_find_no_false_identity_and_say_what_a_model_is(runs, frame):
