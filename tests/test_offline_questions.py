@@ -96,6 +96,27 @@ def test_words_describing_a_method_are_not_extra_asks_when_the_format_names_the_
     assert asks_of(spec) == [("ks", "pressure", "", "", "")] and spec.asks[0].slots == {"statistic": "statistic"}
 
 
+def test_outliers_to_remove_are_a_filter_and_tests_report_significance(profiles):
+    spec = build_spec("Remove the outliers of bonus with the z-score method (|z| > 3), then compute the mean bonus. "
+                      "@mean_bonus[value]", profiles["emp"])
+    assert asks_of(spec) == [("mean", "bonus", "", "", "")]
+    assert filters_of(spec) == [("bonus", "not_outlier", {"rule": "z", "threshold": 3.0})]
+    iqr = build_spec("After excluding outliers in training_hours by the IQR rule, what is the mean training_hours?",
+                     profiles["emp"])
+    assert filters_of(iqr) == [("training_hours", "not_outlier", {"rule": "iqr", "threshold": 1.5})]
+    test = build_spec("Is there a significant difference in salary between remote and non-remote employees? Use a "
+                      "two-sample t-test at alpha 0.01: @p_value[value] @significant[yes/no]", profiles["emp"])
+    assert asks_of(test) == [("ttest", "salary", "", "remote", "")] and test.asks[0].params["alpha"] == 0.01
+    assert test.asks[0].slots == {"p_value": "p_value", "significant": "significant"}
+
+
+def test_a_slot_naming_a_group_takes_that_groups_value(profiles):
+    spec = build_spec("What is the mean salary per level? Report @mean_salary_junior[value] @mean_salary_senior[value].",
+                      profiles["emp"])
+    assert asks_of(spec) == [("mean", "salary", "", "level", "")]
+    assert spec.asks[0].slots == {"group:Junior": "mean_salary_junior", "group:Senior": "mean_salary_senior"}
+
+
 def test_derived_columns_are_defined_then_used(profiles):
     spec = build_spec("gdp per person = gdp_billion * 1000 / population_m. What is its maximum?", profiles["cty"])
     assert [(d.name, d.expression, d.columns) for d in spec.derived] == [

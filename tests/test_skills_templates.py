@@ -96,6 +96,11 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "compute_answers_join": ("direct-answers", "compute_answers", DATA, {
         "asks": [{"name": "by_climate", "stat": "sum", "column": "revenue", "group": "climate"}],
         "joins": [{"path": "inputs/regions.csv", "on": "region"}]}),
+    "compute_answers_outliers": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "mean", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                 {"name": "by_region", "stat": "median", "column": "revenue", "group": "region",
+                  "slots": {"group:North": "median_north"}}],
+        "filters": [{"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}}]}),
     "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
     "dimension_breakdown": ("drivers-analysis", "dimension_breakdown", DATA, {"target": "revenue"}),
     "joined_drivers": ("drivers-analysis", "joined_drivers", DATA,
@@ -225,6 +230,17 @@ def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
     assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
     assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
     assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+
+
+def test_compute_answers_drops_outliers_first_and_fills_per_group_slots(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers_outliers")
+    z = (data["revenue"] - data["revenue"].mean()) / data["revenue"].std()
+    kept = data[z.abs() <= 2]
+    assert result["rows_used"] == len(kept)
+    assert result["answers"]["mean"]["value"] == pytest.approx(kept["revenue"].mean())
+    north = kept.loc[kept["region"] == "North", "revenue"].median()
+    assert f"@median_north[{north:.4f}".rstrip("0").rstrip(".") in result["answer_text"]
 
 
 def test_compute_answers_joins_a_second_table_on_its_key(runs, frame):

@@ -291,7 +291,7 @@ class AskReader:
             columns = self.columns_for(hit.position, sentence, 2)
             if len(columns) < 2:
                 return None
-            return Ask(method, columns[0], columns[1], position=hit.position, sentence=sentence)
+            return Ask(method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence)
         if hit.stat == "normality":
             test = c.method(*TESTS) or "shapiro"
             return Ask(test, self.column_for(hit.position, sentence, self.suits(test)), params={"alpha": c.alpha},
@@ -305,7 +305,8 @@ class AskReader:
         if not group:
             return None
         method = "student" if c.method("student") and not c.method("welch") else None
-        return Ask(test, column, group=group.column, params={"method": method}, position=hit.position, sentence=sentence)
+        return Ask(test, column, group=group.column, params={"method": method, "alpha": c.alpha}, position=hit.position,
+                   sentence=sentence)
 
     def _outliers(self, hit: Hit, sentence: int) -> Ask:
         c = self.constraints

@@ -316,6 +316,30 @@ def _sentence_start(tokens: Sequence[Token], i: int) -> bool:
     return i == 0 or tokens[i - 1].text in (".", "?", "!", ";")
 
 
+_OUTLIER_WORDS = frozenset({"outlier", "outliers"})
+
+
+def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dict[str, str], taken: set[int],
+                    rule: str, threshold: float) -> list[Filter]:
+    """"remove the outliers of bonus (z-score above 3), then ...": rows whose value is an outlier by the stated
+    rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
+    found = []
+    for i, token in enumerate(tokens):
+        if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering", "removed", "excluded", "dropped"):
+            continue
+        window = [j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS]
+        if not window or i in taken:
+            continue
+        at = window[0]
+        near = [m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
+        if not near:
+            continue
+        column = min(near, key=lambda m: abs(m.start - at)).column
+        value = {"rule": rule, "threshold": threshold}
+        found.append(Filter(column, "not_outlier", value, min(i, at), max(i, at) + 1))
+    return found
+
+
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[Any, tuple[int, int] | None]:
     """("all" | [columns] | None, consumed span) for "ignoring rows with missing values" and the like."""
     for i, token in enumerate(tokens):

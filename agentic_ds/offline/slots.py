@@ -35,6 +35,8 @@ def slot_part(slot: str) -> str:
         return "statistic"
     if "normal" in parts or "normality" in parts:
         return "normal"
+    if "significant" in parts or "significance" in parts or "reject" in parts:
+        return "significant"
     return "value"
 
 
@@ -70,18 +72,36 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
     return asks + added
 
 
-def bind_slots(slots: Sequence[str], asks: list[Ask]) -> list[Ask]:
+def bind_slots(slots: Sequence[str], asks: list[Ask], levels: dict[str, Sequence[str]] | None = None) -> list[Ask]:
     """Set `ask.slots`; when the task has slots, asks none of them names are dropped (words like "mean" in
-    "a normal with the sample mean" are part of a method, not extra answers)."""
+    "a normal with the sample mean" are part of a method, not extra answers). A slot naming one level of a
+    per-group ask's groups (`@mean_salary_engineering`) takes that group's value; `levels` lists them."""
     if not slots or not asks:
         return asks
     for slot in slots:
         part = slot_part(slot)
+        grouped = _group_slot(slot, asks, levels or {})
+        if grouped is not None:
+            ask, level = grouped
+            ask.slots[f"group:{level}"] = slot
+            continue
         ask = _best(slot, part, asks)
         if ask is not None:
             ask.slots[part] = slot
     bound = [a for a in asks if a.slots]
     return bound or asks
+
+
+def _group_slot(slot: str, asks: list[Ask], levels: dict[str, Sequence[str]]) -> tuple[Ask, str] | None:
+    slot_words = set(slot.lower().split("_"))
+    for ask in asks:
+        if not ask.group or ask.extreme:
+            continue
+        for level in levels.get(ask.group, ()):
+            level_words = set(str(level).lower().replace("-", "_").split())
+            if level_words and level_words <= slot_words:
+                return ask, str(level)
+    return None
 
 
 def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
@@ -90,6 +110,8 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         free = [a for a in free if a.stat in _TESTS] or free
     elif part == "normal":
         free = [a for a in free if a.stat in ("shapiro", "dagostino", "ks")]
+    elif part == "significant":
+        free = [a for a in free if a.stat in _TESTS]
     if not free:
         return None
     slot_words = set(words(slot))

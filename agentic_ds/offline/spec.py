@@ -20,6 +20,7 @@ from agentic_ds.offline.filters import (
     comparisons,
     missing_rows,
     named_values,
+    outlier_removal,
     unseen_values,
     years,
 )
@@ -147,6 +148,11 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     spec.dropna, span = missing_rows(tokens, mentions)
     if span:
         taken |= set(range(*span))
+    rule = ("z", constraints.z_threshold) if constraints.z_threshold is not None and constraints.iqr_factor is None \
+        else ("iqr", constraints.iqr_factor or 1.5)
+    for found in outlier_removal(tokens, mentions, kinds, taken, *rule):
+        spec.filters.append(found)
+        taken |= set(range(found.start, found.end))
     samples = [row for data in files for row in data.sample]
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
@@ -165,7 +171,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
         named = [m.column for m in find_mentions(tokenize(slot.replace("_", " ")), index) if kinds[m.column] == "numeric"]
         return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
 
-    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, reader.read(), slot_column))
+    levels = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
+    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, reader.read(), slot_column), levels)
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     spec.filters += boolean_flags(tokens, mentions, columns, taken, used)
     _name_asks(spec.asks)
