@@ -14,6 +14,7 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from agentic_ds.offline.columns import mentioned_columns
 from agentic_ds.offline.profile import is_groupable, of_kind, readable_files
 from agentic_ds.offline.sources import join_key
 from agentic_ds.profiling.model import ColumnProfile, DataProfile
@@ -31,7 +32,7 @@ def needs_cleaning(columns: list[ColumnProfile], duplicate_rows: int | None) -> 
     return bool(duplicate_rows) or spelled
 
 
-def add_drivers(builder: PlanBuilder, target: ColumnProfile, profile: DataProfile) -> None:
+def add_drivers(builder: PlanBuilder, target: ColumnProfile, profile: DataProfile, task: str) -> None:
     data = builder.data
     name = target.name
     source = data.path
@@ -64,7 +65,9 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, profile: DataProfil
                     f"Break `{name}` down by every categorical dimension ({', '.join(f'`{d}`' for d in dimensions)}) "
                     "and rank them by the share of its variance between their levels.",
                     f"{{path}} ranks every categorical dimension by how much of {name}'s variance it explains.",
-                    data_path=source, target=name, given={"dimensions": dimensions})
+                    data_path=source, target=name,
+                    given={"dimensions": dimensions, "named": [c.name for c in mentioned_columns(task, data.columns)
+                                                               if c.name in dimensions]})
     joined = 0
     for other in readable_files(profile):
         key = join_key(data, other) if other.path != data.path else ""

@@ -84,7 +84,8 @@ _EXPLORE = re.compile(r"\b(explore|exploratory|eda|analy[sz]e|insights?|overview
 
 # Words that make a task open even when it mentions a statistic ("explore what drives total sales").
 _OPEN_SIGNAL = re.compile(
-    _EXPLORE.pattern + r"|\b(what drives|drivers?|factors?|predict\w*|forecast\w*|build a model|insights?)\b"
+    _EXPLORE.pattern + r"|\b(what (?:else )?drives|drives|driving|drivers?|factors?|predict\w*|forecast\w*|build a model|"
+    r"insights?|what explains|what affects|what determines)\b"
 )
 
 

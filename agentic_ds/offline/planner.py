@@ -184,7 +184,7 @@ class PlanBuilder:
         group = groups[0] if groups else None
         time = _pick_time(intent.task, data)
         if target is not None and asks_for_drivers(intent.task):
-            add_drivers(self, target, self.profile)
+            add_drivers(self, target, self.profile, intent.task)
             return
         described = [c.name for c in data.columns if c.kind != "id" and not _ID_NAME.search(c.name)][:20]
         self.add("descriptive", "Descriptive statistics", f"Describe the columns of `{data.path}`: centre, spread, levels.",
