@@ -65,6 +65,16 @@ def filters_of(spec):
         ("cty", "Which continent has the largest total gdp_billion?", [("sum", "gdp_billion", "", "continent", "max")], []),
         ("cty", "How many countries have population_m between 5 and 20?", [("count", "", "", "", "")],
          [("population_m", ">=", 5), ("population_m", "<=", 20)]),
+        ("emp", "What's the average age of employees in the 'Sales' department?", [("mean", "age", "", "", "")],
+         [("department", "==", "Sales")]),
+        ("emp", "Calculate the proportion of employees whose salary exceeds 80000.", [("percent_rows", "", "", "", "")],
+         [("salary", ">", 80000)]),
+        ("emp", "What is the total bonus paid to Engineering employees in Oslo?", [("sum", "bonus", "", "", "")],
+         [("department", "==", "Engineering"), ("city", "==", "Oslo")]),
+        ("cty", "List the country with the highest life_expectancy in Europe.",
+         [("mean", "life_expectancy", "", "country", "max")], [("continent", "==", "Europe")]),
+        ("sen", "Find the median humidity for readings where the pressure is below 1010.",
+         [("median", "humidity", "", "", "")], [("pressure", "<", 1010)]),
     ],
 )
 def test_questions_are_read_into_asks_and_filters(profiles, data, task, asks, filters):

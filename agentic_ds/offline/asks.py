@@ -46,6 +46,7 @@ NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurto
 TESTS = frozenset({"shapiro", "dagostino", "ks"})
 SPECIAL = frozenset({"corr", "normality", "outliers", "ttest"})
 GROUP_KINDS = ("categorical", "boolean", "text", "id")
+_WITH = frozenset({"with", "has", "having", "had", "shows", "showing"})
 MAX_HITS = 24              # statistics read per question: a question never asks for more
 LOOKAHEAD = 12             # tokens after a "which X" searched for "highest"/"lowest"
 
@@ -186,6 +187,13 @@ class AskReader:
             for j in range(group.end, min(last, group.end + LOOKAHEAD)):
                 if self.tokens[j].low in _EXTREMES and j not in self.taken:
                     return group.column, _EXTREMES[self.tokens[j].low], j
+        for j in range(first + 2, last):                 # "the country with the highest life expectancy"
+            word = self.tokens[j].low
+            if word in _SUPERLATIVES and self.tokens[j - 1].low == "the" and self.tokens[j - 2].low in _WITH:
+                owner = [m for m in self.by_sentence.get(sentence, []) if j - 5 <= m.end <= j - 2]
+                group = pick(owner[-1:], lambda n: self.kinds.get(n) in GROUP_KINDS)
+                if group is not None:
+                    return group.column, _EXTREMES[word], j
         return "", "", -1
 
     def group_phrase(self, sentence: int) -> str:
@@ -212,7 +220,7 @@ class AskReader:
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
         unique: dict[tuple[Any, ...], Ask] = {}
         for ask in asks:
-            if ask.stat and (ask.column or ask.stat == "count") and ask.key not in unique:
+            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
                 unique[ask.key] = ask
         return list(unique.values())
 
@@ -266,6 +274,9 @@ class AskReader:
             return None                                            # read by the count ("how many distinct")
         params = {"p": hit.p} if hit.stat == "percentile" else {}
         column = self.column_for(hit.position, sentence, self.suits(hit.stat))
+        if hit.stat == "percent" and not column:
+            # "the share of employees whose salary exceeds 80000": the rows the filters keep, out of all rows
+            return Ask("percent_rows", "", position=hit.position, sentence=sentence)
         return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
 
     def _count(self, hit: Hit, sentence: int) -> Ask:

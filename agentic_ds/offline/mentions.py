@@ -68,6 +68,7 @@ def tokenize(text: str) -> list[Token]:
             inner = raw[1:-1]
             tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower(), start, end))
             continue
+        raw = raw.strip("'") or raw              # 'Sales' in quotes is the value Sales
         low = raw.lower()
         possessive = low.endswith("'s")
         if possessive:
