@@ -47,6 +47,22 @@ def test_tools_read_file_cuts_long_files_and_refuses_binary(ws):
     assert "directory" in read_file("inputs")["error"]
 
 
+def test_tools_read_file_pages_through_a_long_file_with_next_offset(ws):
+    read_file, write_file, _ = make_file_tools(ws, output_cap=100)
+    text = "".join(f"{i:04d}é\n" for i in range(60))          # 360 characters, some of them two bytes long
+    write_file("outputs/pages.txt", text)
+    pieces, offset = [], 0
+    while True:
+        page = read_file("outputs/pages.txt", offset=offset)
+        pieces.append(page["content"])
+        if not page["truncated"]:
+            assert "next_offset" not in page
+            break
+        offset = page["next_offset"]
+    assert "".join(pieces) == text and len(pieces) == 4
+    assert read_file("outputs/pages.txt", offset=10_000)["content"] == ""
+
+
 def test_tools_view_names_follow_the_documented_rule():
     taken: set[str] = set()
     assert view_name("sales.csv", taken) == "sales"
