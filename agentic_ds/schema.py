@@ -42,6 +42,11 @@ class RunStatus(StrEnum):
         """The answer passed its checks (the command exits 0)."""
         return self in (RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS)
 
+    @property
+    def resumable(self) -> bool:
+        """The run stopped before its answer passed its checks: `agentic-ds resume` may continue it."""
+        return self in (RunStatus.INCOMPLETE, RunStatus.FAILED, RunStatus.INTERRUPTED)
+
     @classmethod
     def of(cls, value: object, default: RunStatus) -> RunStatus:
         """`value` (a status kept in session state) as a status; `default` when it is none."""

@@ -41,7 +41,8 @@ class StageView(StageRecord):
 
     @property
     def not_run(self) -> bool:
-        return self.status is StageStatus.PENDING and not self.attempts
+        """Pending, and nothing on disk says it began (a run that died may not have recorded its start)."""
+        return self.status is StageStatus.PENDING and not self.attempts and not self.code_path
 
 
 class RunView(RunRecord):
