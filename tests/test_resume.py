@@ -76,7 +76,8 @@ async def test_a_run_that_failed_on_a_model_error_continues_where_it_failed(tmp_
     headings = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
     assert headings[0].startswith("## Stage 1") and sum(h.startswith("## Stage 1") for h in headings) == 1
     report = (run_dir / "report.md").read_text()
-    assert "`completed`" in report
+    assert "`completed`" in report and "| Attempts | 2 attempts (resumed once): 1. failed after " in report
+    assert "2 attempts (resumed once)" in (run_dir / "report.html").read_text()
 
 
 async def test_budgets_count_what_earlier_attempts_spent(tmp_path):

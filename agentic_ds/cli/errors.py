@@ -68,11 +68,9 @@ class AgenticGroup(click.Group):
             command_path = exc.ctx.command_path if getattr(exc, "ctx", None) else prog_name  # type: ignore[attr-defined]
             report_error(_click_message(exc), f"run '{command_path} --help' for usage and examples")
             return exc.exit_code
-        except click.exceptions.Abort:
-            report_error("interrupted", "nothing was lost: run directories are never deleted")
-            return EXIT_INTERRUPTED
-        except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM/SIGHUP (`Stopped`) before a run began
-            signum = getattr(exc, "signum", None)
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            # Ctrl-C, or SIGTERM/SIGHUP (`Stopped`) before a run began; click wraps it in Abort.
+            signum = getattr(exc, "signum", None) or getattr(exc.__cause__, "signum", None)
             report_error(f"interrupted by {signum.name}" if signum else "interrupted",
                          "nothing was lost: run directories are never deleted")
             return 128 + signum if signum else EXIT_INTERRUPTED

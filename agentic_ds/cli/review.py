@@ -129,6 +129,8 @@ def _show_text(view: RunView) -> str:
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
                f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
                f"({fmt.count(view.total_tokens)} tokens)")
+    if view.attempts_note:
+        out.append(f"Attempts {view.attempts_note}")
     if view.final_answer:
         out.append(f"Answer   {view.final_answer.answer}")
     out += ["", "Stages"]

@@ -55,6 +55,7 @@ class RunView(RunRecord):
     stages: list[StageView] = Field(default_factory=list)  # type: ignore[assignment]
     input_views: list[InputView] = Field(default_factory=list)
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
+    attempts_note: str = ""              # a resumed run: each attempt's outcome and time
     report_text: str | None = None       # the summary agent's markdown, without our appendix
     extra_figures: list[FigureRef] = Field(default_factory=list)   # figures no stage claims
     extra_tables: list[TableView] = Field(default_factory=list)    # output tables no stage claims

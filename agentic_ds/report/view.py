@@ -25,11 +25,12 @@ from agentic_ds.report.coerce import (
     read_tail,
     read_text,
 )
-from agentic_ds.report.formatting import count
+from agentic_ds.report.formatting import count, duration
 from agentic_ds.report.model import REPORT_FILES, FigureRef, InputView, RunView, StageView
 from agentic_ds.report.tables import TableView
 from agentic_ds.runs import run_lock, safe_files
 from agentic_ds.schema import (
+    Attempt,
     CriterionRecord,
     PlanFile,
     RunRecord,
@@ -69,6 +70,7 @@ def load_run_view(root: Path | str) -> RunView:
     if view.wall_s is None:
         view.wall_s = duration_s(view.started_at, view.ended_at or "")
     view.context_note = context_note(record.context)
+    view.attempts_note = attempts_note(record.attempts)
     view.criteria = _criteria(record, plan)
     view.input_views = _inputs(ws, record, profile)
     view.stages = _stages(ws, record, plan, problems)
@@ -278,6 +280,16 @@ def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[I
         match = shapes.get(name) or next((v for k, v in shapes.items() if Path(k).name == Path(name).name), None)
         views.append(InputView(path=name, rows=match.rows, columns=match.columns) if match else InputView(path=name))
     return views
+
+
+def attempts_note(attempts: list[Attempt]) -> str:
+    """`2 attempts (resumed once): 1. interrupted after 3.1 s; 2. completed after 2.8 s.`; empty for one attempt."""
+    if len(attempts) < 2:
+        return ""
+    parts = [f"{i}. {a.status.label} after {duration(a.wall_s)}" for i, a in enumerate(attempts, 1)]
+    resumed = len(attempts) - 1
+    return (f"{len(attempts)} attempts (resumed {'once' if resumed == 1 else f'{resumed} times'}): "
+            + "; ".join(parts) + ".")
 
 
 def context_note(context: dict[str, Any]) -> str:
