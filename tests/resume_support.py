@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,15 @@ import psutil
 
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
 TASK = "Mean price by region"   # the offline model plans two stages for it
+# A process that holds a run's lock (argv[1]) until it is killed; it prints "held" once it does.
+HOLD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from agentic_ds.runs import run_lock
+    run_lock.acquire(Path(sys.argv[1]))
+    print("held", flush=True)
+    time.sleep(600)
+""")
 
 
 def command(*args: str) -> list[str]:
@@ -46,13 +56,22 @@ def run_dir_of(project: Path) -> Path | None:
     return found[0].parent if found else None
 
 
-def log_lines(run_dir: Path | None) -> int:
-    if run_dir is None:
-        return 0
-    try:
-        return (run_dir / "events.jsonl").read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
+class LogWatch:
+    """How many lines events.jsonl holds, read again only when its size changed (cheap to poll often)."""
+
+    def __init__(self) -> None:
+        self.size, self.lines = -1, 0
+
+    def __call__(self, run_dir: Path | None) -> int:
+        if run_dir is None:
+            return 0
+        try:
+            size = (run_dir / "events.jsonl").stat().st_size
+            if size != self.size:
+                self.size, self.lines = size, (run_dir / "events.jsonl").read_bytes().count(b"\n")
+        except FileNotFoundError:
+            return 0
+        return self.lines
 
 
 @dataclass
@@ -67,25 +86,28 @@ class Stopped:
 
 
 def signal_at(project: Path, lines: int, sig: signal.Signals, *extra: str, when: Callable[[dict], bool] | None = None,
-              timeout_s: float = 120) -> Stopped:
-    """Start a run; send `sig` once events.jsonl holds `lines` lines (and, with `when`, once its last record
-    passes `when`); wait for the process to end."""
+              in_a_cell: bool = False, timeout_s: float = 120) -> Stopped:
+    """Start a run; send `sig` once events.jsonl holds `lines` lines (with `when`, once its last record passes
+    `when`; with `in_a_cell`, once the run has started the sandbox kernel too); wait for the process to end."""
     process = start_run(project, *extra)
     deadline = time.monotonic() + timeout_s
-    run_dir = None
+    run_dir, watch = None, LogWatch()
     seen, descendants, sent = 0, [], False
     while time.monotonic() < deadline and process.poll() is None:
         run_dir = run_dir or run_dir_of(project)
-        seen = log_lines(run_dir)
+        seen = watch(run_dir)
         if seen >= lines and (when is None or (run_dir is not None and when(last_record(run_dir)))):
             try:
                 descendants = [child.pid for child in psutil.Process(process.pid).children(recursive=True)]
             except psutil.Error:
                 descendants = []
+            if in_a_cell and not descendants:
+                time.sleep(0.002)
+                continue
             process.send_signal(sig)
             sent = True
             break
-        time.sleep(0.004)
+        time.sleep(0.0005)   # the offline model writes a record every few milliseconds
     stdout, stderr = process.communicate(timeout=timeout_s)
     assert run_dir is not None, f"no run directory appeared: {stderr}"
     assert sent, f"the run ended before the moment to signal it came: {stdout[-500:]} {stderr[-500:]}"
@@ -136,17 +158,15 @@ PLANNING = {"file_analyzer", "planning_loop", "plan_maker", "plan_reviewer", "pl
 
 
 def phase(last: dict) -> str:
-    """Where in the run a record was written: planning, a coder turn, between stages, the summary, or
-    elsewhere in a stage (its reviewer, its confirmation, its start)."""
-    author, text = last.get("author", ""), last.get("text", "")
+    """Where in the run a record was written: planning, a coder turn, between stages (a stage's verdict, the
+    criteria check, the reflection, the next stage's start), the summary, or in a stage (its review)."""
+    author = last.get("author", "")
     if author in PLANNING:
         return "planning"
     if author == "coding_agent":
         return "coder turn"
     if author == "summary_agent":
         return "summary"
-    if author in ("criteria_checker", "stage_reflector"):
-        return "between stages"
-    if author == "stage_orchestrator" and (" approved" in text or " failed" in text or text.startswith("status:")):
+    if author in ("stage_orchestrator", "criteria_checker", "stage_reflector"):
         return "between stages"
     return "in a stage"

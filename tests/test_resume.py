@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from resume_support import fingerprint
+
 from agentic_ds.cli.resume import ResumeOptions, resumed_settings
 from agentic_ds.config.secrets import MASK
 from agentic_ds.config.settings import Settings
@@ -13,7 +15,6 @@ from agentic_ds.schema import RunRecord, RunStatus
 from agentic_ds.testing.harness import make_request, offline_models, resume_scripted, run_scripted
 from agentic_ds.testing.scripted import call
 from agentic_ds.workflow.runner import execute_run
-from tests.resume_support import fingerprint
 from tests.workflow_scripts import write_sales
 
 TASK = "Mean price by region"
@@ -64,6 +65,8 @@ async def test_a_run_that_failed_on_a_model_error_continues_where_it_failed(tmp_
     assert cells[: len(second_cells)] == second_cells and len(cells) > len(second_cells)   # numbering goes on
     assert [(a["status"]) for a in after["attempts"]] == ["failed", "completed"]
     assert after["tokens"]["llm_calls"] > before["tokens"]["llm_calls"]
+    assert after["context"]["max_prompt_tokens"] >= before["context"]["max_prompt_tokens"] > 0
+    assert after["context"]["budget_tokens"] == before["context"]["budget_tokens"]
     assert after["agents"]["coding_agent"]["llm_calls"] > before["agents"]["coding_agent"]["llm_calls"]
     log = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
     assert after["events"] == len(log)

@@ -7,25 +7,15 @@ import asyncio
 import json
 import subprocess
 import sys
-import textwrap
 
 import pytest
 from click.testing import CliRunner
 from report_fixtures import make_run
+from resume_support import HOLD, fingerprint
 
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.cli.main import main
 from agentic_ds.workflow.runner import APP_NAME, USER_ID
-from tests.resume_support import fingerprint
-
-HOLD = textwrap.dedent("""
-    import sys, time
-    from pathlib import Path
-    from agentic_ds.runs import run_lock
-    run_lock.acquire(Path(sys.argv[1]))
-    print("held", flush=True)
-    time.sleep(600)
-""")
 
 
 def with_session(run, **state):

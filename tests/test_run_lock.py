@@ -8,11 +8,11 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 
 import pytest
 from click.testing import CliRunner
 from report_fixtures import make_run
+from resume_support import HOLD
 
 from agentic_ds.cli.main import main
 from agentic_ds.report.listing import summarize_run
@@ -20,15 +20,6 @@ from agentic_ds.report.view import load_run_view
 from agentic_ds.runs import run_lock
 from agentic_ds.runs.safe_files import UnsafeFile
 from agentic_ds.schema import RunStatus
-
-HOLD = textwrap.dedent("""
-    import sys, time
-    from pathlib import Path
-    from agentic_ds.runs import run_lock
-    run_lock.acquire(Path(sys.argv[1]))
-    print("held", flush=True)
-    time.sleep(600)
-""")
 
 
 @pytest.fixture

@@ -32,19 +32,21 @@ CASES = [
     # signal, events.jsonl lines (and a record to wait for), exit code, how the last line names it, where it lands
     (signal.SIGTERM, 6, None, 143, "SIGTERM", "planning"),
     (signal.SIGTERM, 14, _running_a_cell, 143, "SIGTERM", "coder turn"),
-    (signal.SIGHUP, 40, None, 129, "SIGHUP", None),
-    (signal.SIGINT, 66, None, 130, "Ctrl-C", "summary"),
+    (signal.SIGHUP, 33, None, 129, "SIGHUP", "between stages"),
+    (signal.SIGINT, 44, None, 130, "Ctrl-C", None),
 ]
 
 
 @pytest.mark.parametrize(("sig", "lines", "when", "code", "named", "where"), CASES,
-                         ids=["sigterm-planning", "sigterm-in-a-cell", "sighup-mid-run", "ctrl-c-summary"])
+                         ids=["sigterm-planning", "sigterm-in-a-cell", "sighup-between-stages", "ctrl-c-second-stage"])
 def test_a_signal_stops_the_run_cleanly_and_says_so(tmp_path, sig, lines, when, code, named, where):
     project = make_project(tmp_path)
-    stopped = signal_at(project, lines, sig, when=when)
+    stopped = signal_at(project, lines, sig, when=when, in_a_cell=when is not None)
     run_dir = stopped.run_dir
     if where:
         assert phase(stopped.last) == where, stopped.last
+    if when is not None:
+        assert stopped.descendants, "the sandbox kernel was not running when the signal came"
 
     assert stopped.returncode == code, stopped.stderr
     last = stopped.stdout.splitlines()[-1]
@@ -53,7 +55,8 @@ def test_a_signal_stops_the_run_cleanly_and_says_so(tmp_path, sig, lines, when, 
     assert "Traceback" not in stopped.stderr
     record = json.loads((run_dir / "run.json").read_text())
     assert record["status"] == "incomplete" and record["ended_at"]
-    assert record["reason"].startswith(f"interrupted by {signal.Signals(sig).name if sig != signal.SIGINT else 'Ctrl-C'}")
+    named_in_record = "Ctrl-C" if sig == signal.SIGINT else signal.Signals(sig).name
+    assert record["reason"].startswith(f"interrupted by {named_in_record}")
     assert record["attempts"][-1]["status"] == "incomplete"
     log = (run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()
     assert record["events"] == len(log) and all(json.loads(line) for line in log)
@@ -75,7 +78,7 @@ def test_a_signal_stops_the_run_cleanly_and_says_so(tmp_path, sig, lines, when, 
 
 def test_a_run_stopped_by_sigterm_inside_a_cell_resumes_to_completion(tmp_path):
     project = make_project(tmp_path)
-    stopped = signal_at(project, 14, signal.SIGTERM, when=_running_a_cell)
+    stopped = signal_at(project, 14, signal.SIGTERM, when=_running_a_cell, in_a_cell=True)
     assert stopped.returncode == 143
 
     done = resume(stopped.run_dir.name, cwd=project)

@@ -45,6 +45,9 @@ class ResumePoint:
     session_id: str
     state: dict[str, Any]
 
+    def __post_init__(self) -> None:
+        self.context_before = dict(self.record.context)   # run.json's `context` as earlier attempts left it
+
     @property
     def stages(self) -> list[StageRecord]:
         return read_records(StageRecord, self.state.get(S.STAGES))

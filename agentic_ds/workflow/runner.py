@@ -105,7 +105,7 @@ async def execute_run(
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
         record.isolation = assembled.services.code_runner.isolation
-        checkpoint.usage = lambda: _usage_into(record, assembled)
+        checkpoint.usage = lambda: _usage_into(record, assembled, request)
         if request.resume:
             request.resume.carry_usage(assembled)
             for item in events.append_notice("status", request.resume.notice()):
@@ -190,12 +190,27 @@ def _take_back_cancellation() -> None:
             pass
 
 
-def _usage_into(record: RunRecord, assembled: Any) -> None:
-    """The run's model usage so far (with what earlier attempts used) into its record."""
+def _usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
+    """The run's model usage and context record so far, with what earlier attempts recorded, into its record."""
     record.agents = assembled.usage.agents_record()
     record.tokens = assembled.usage.totals()
     by_model = assembled.budget.usage_by_model()
     record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
+    earlier = request.resume.context_before if request.resume else {}
+    record.context = _with_earlier(earlier, assembled.context_json())
+
+
+def _with_earlier(earlier: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """run.json's `context` over every attempt: counts summed, the largest prompt the largest of all."""
+    merged = dict(now)
+    for key, value in earlier.items():
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if key == "max_prompt_tokens":
+            merged[key] = max(value, merged.get(key) or 0)
+        elif key != "budget_tokens":
+            merged[key] = value + (merged.get(key) or 0)
+    return merged
 
 
 def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
@@ -246,9 +261,8 @@ async def _finish(
     record.warnings = [str(w) for w in state.get(S.WARNINGS) or []]
     record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER))
     if assembled is not None:
-        _usage_into(record, assembled)
+        _usage_into(record, assembled, request)
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
-        record.context = assembled.context_json()
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
