@@ -42,6 +42,11 @@ class RunStatus(StrEnum):
         """The answer passed its checks (the command exits 0)."""
         return self in (RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS)
 
+    @property
+    def resumable(self) -> bool:
+        """The run stopped before its answer passed its checks: `agentic-ds resume` may continue it."""
+        return self in (RunStatus.INCOMPLETE, RunStatus.FAILED, RunStatus.INTERRUPTED)
+
     @classmethod
     def of(cls, value: object, default: RunStatus) -> RunStatus:
         """`value` (a status kept in session state) as a status; `default` when it is none."""
@@ -173,6 +178,19 @@ class SkippedInput(Record):
     reason: str = ""
 
 
+class Attempt(Record):
+    """One process that worked on a run (run.json's `attempts`): the first `run`, then each `resume`.
+
+    `ended_at` None: the process ended without saying so (killed or crashed); `wall_s` is then as of its
+    last checkpoint."""
+
+    started_at: str = ""
+    ended_at: str | None = None
+    wall_s: float = 0.0
+    status: RunStatus = RunStatus.RUNNING
+    reason: str = ""
+
+
 class RunRecord(Record):
     """`run.json`: what was asked, which models ran, what it cost, how it ended."""
 
@@ -201,6 +219,33 @@ class RunRecord(Record):
     criteria: list[CriterionRecord] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     final_answer: FinalAnswer | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)   # the effective settings, secrets left out (resume)
+    attempts: list[Attempt] = Field(default_factory=list)
+
+    def begin_attempt(self) -> None:
+        """Open a resumed attempt; an earlier one that never recorded its end died without finishing."""
+        if not self.attempts:   # written before run.json had attempts: its own facts are the first one's
+            self.attempts.append(Attempt(started_at=self.started_at, ended_at=self.ended_at, wall_s=self.wall_s or 0.0,
+                                         status=self.status, reason=self.reason))
+        for attempt in self.attempts:
+            if attempt.ended_at is None and attempt.status is RunStatus.RUNNING:
+                attempt.status = RunStatus.INTERRUPTED
+                attempt.reason = "the process ended without finishing (killed, crashed, or the machine stopped)"
+        self.attempts.append(Attempt(started_at=now_iso()))
+        self.status, self.reason, self.ended_at = RunStatus.RUNNING, "", None
+
+    def clock(self, seconds: float) -> None:
+        """This attempt has run `seconds`: the run's wall time is every attempt's together."""
+        if self.attempts:
+            self.attempts[-1].wall_s = round(seconds, 3)
+        self.wall_s = round(sum(attempt.wall_s for attempt in self.attempts), 3)
+
+    def end_attempt(self, status: RunStatus, reason: str) -> None:
+        self.status, self.reason, self.ended_at = status, reason, now_iso()
+        if self.attempts:
+            self.attempts[-1] = self.attempts[-1].model_copy(
+                update={"ended_at": self.ended_at, "status": status, "reason": reason}
+            )
 
     @field_serializer("stages")
     def _stage_summaries(self, stages: list[StageRecord]) -> list[dict[str, Any]]:

@@ -25,14 +25,16 @@ from agentic_ds.report.coerce import (
     read_tail,
     read_text,
 )
-from agentic_ds.report.formatting import count
+from agentic_ds.report.formatting import count, duration
 from agentic_ds.report.model import REPORT_FILES, FigureRef, InputView, RunView, StageView
 from agentic_ds.report.tables import TableView
-from agentic_ds.runs import safe_files
+from agentic_ds.runs import run_lock, safe_files
 from agentic_ds.schema import (
+    Attempt,
     CriterionRecord,
     PlanFile,
     RunRecord,
+    RunStatus,
     StageResult,
     StageStatus,
     read_model,
@@ -63,9 +65,12 @@ def load_run_view(root: Path | str) -> RunView:
     view = RunView(root=ws.root, **{name: value for name, value in record if name != "stages"})
     view.problems = problems  # the same list: what is read below adds to it
     view.id = record.id or ws.root.name
+    if run_lock.died(ws.root, view.status):
+        view.status, view.reason = RunStatus.INTERRUPTED, run_lock.DIED_REASON
     if view.wall_s is None:
         view.wall_s = duration_s(view.started_at, view.ended_at or "")
     view.context_note = context_note(record.context)
+    view.attempts_note = attempts_note(record.attempts)
     view.criteria = _criteria(record, plan)
     view.input_views = _inputs(ws, record, profile)
     view.not_profiled = len(profile.get("not_profiled") or []) if isinstance(profile.get("not_profiled"), list) else 0
@@ -117,6 +122,10 @@ def _stages(ws: Workspace, record: RunRecord, plan: PlanFile, problems: list[str
                 continue
             result = _stage_result(ws, rel, problems, quiet=True)
             match = next((s for s in stages if result.id and s.id == result.id and not s.dir), None)
+            number = stage_dir.name.split("-", 1)[0]
+            if match is None and not result.id and number.isdigit() and 0 < int(number) <= len(stages):
+                # A stage that had begun when the run stopped: its folder is named after its place in the plan.
+                match = stages[int(number) - 1] if not stages[int(number) - 1].dir else None
             if match:
                 match.dir = rel
             else:
@@ -142,7 +151,7 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
     if not stage_dir.is_dir():
         problems.append(f"stage {stage.id}: directory {stage.dir} is missing")
         return
-    result = _stage_result(ws, stage.dir, problems, quiet=stage.status is StageStatus.PENDING)
+    result = _stage_result(ws, stage.dir, problems, quiet=stage.status in (StageStatus.PENDING, StageStatus.RUNNING))
     stage.summary = result.summary
     stage.review = result.review or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
     if result.status is not None and stage.status is StageStatus.PENDING:
@@ -272,6 +281,16 @@ def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[I
         match = shapes.get(name) or next((v for k, v in shapes.items() if Path(k).name == Path(name).name), None)
         views.append(InputView(path=name, rows=match.rows, columns=match.columns) if match else InputView(path=name))
     return views
+
+
+def attempts_note(attempts: list[Attempt]) -> str:
+    """`2 attempts (resumed once): 1. interrupted after 3.1 s; 2. completed after 2.8 s.`; empty for one attempt."""
+    if len(attempts) < 2:
+        return ""
+    parts = [f"{i}. {a.status.label} after {duration(a.wall_s)}" for i, a in enumerate(attempts, 1)]
+    resumed = len(attempts) - 1
+    return (f"{len(attempts)} attempts (resumed {'once' if resumed == 1 else f'{resumed} times'}): "
+            + "; ".join(parts) + ".")
 
 
 def context_note(context: dict[str, Any]) -> str:

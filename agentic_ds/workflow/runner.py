@@ -1,8 +1,10 @@
 """Run one analysis: build the tree, run it under ADK's Runner with a persisted session, record everything.
 
-`execute_run` never loses work: events are appended to `events.jsonl` and `session.db` as they happen, and
-whatever ends the run (success, a failure, a budget, Ctrl-C) the run record and the reports are written with an
-honest status.
+`execute_run` never loses work: events are appended to `events.jsonl` and `session.db` as they happen, run.json
+is kept current while the run goes (`runs/checkpoint.py`), and whatever ends the run (success, a failure, a
+budget, Ctrl-C, SIGTERM, SIGHUP) the run record and the reports are written with an honest status. The process
+holds the run's lock (`runs/run_lock.py`) from start to end. Given a `ResumePoint` it continues a run that
+stopped, in the same directory and session (`workflow/resume.py`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,14 @@ from agentic_ds import __version__
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.agent_table import ROOT
+from agentic_ds.config.secrets import settings_record
 from agentic_ds.config.settings import Settings
+from agentic_ds.runs import run_lock
+from agentic_ds.runs.checkpoint import Checkpoint
 from agentic_ds.runs.events_log import EventsLog
+from agentic_ds.runs.stop_signals import StopSignals
 from agentic_ds.schema import (
+    Attempt,
     Cost,
     CriterionRecord,
     FinalAnswer,
@@ -51,6 +58,7 @@ class RunRequest:
     settings: Settings
     models: Any                    # agentic_ds.config.models.RoleModels
     skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
+    resume: Any = None             # agentic_ds.workflow.resume.ResumePoint: continue the run it describes
 
 
 @dataclass
@@ -67,33 +75,30 @@ async def execute_run(
     on_event: EventSink | None = None,
     llm_overrides: dict[str, Any] | None = None,
     session_service: Any = None,
+    stop: StopSignals | None = None,
 ) -> RunOutcome:
     """Run the analysis described by `request`; always returns an outcome with an honest status.
 
     `llm_overrides` maps agent names to models (tests, benchmarks); `session_service` replaces the persisted
-    `session.db` service (benchmarks compare against ADK's in-memory one).
+    `session.db` service (benchmarks compare against ADK's in-memory one); `stop` names the signal that
+    interrupts the run, if one does (the CLI's handled signals).
     """
     from agentic_ds.workflow.assembly import assemble
 
     workspace = request.workspace
     for folder in (workspace.outputs, workspace.figures):
         folder.mkdir(parents=True, exist_ok=True)
-    record = RunRecord(
-        id=workspace.root.name,
-        status=RunStatus.RUNNING,
-        started_at=now_iso(),
-        version=__version__,
-        task=request.task,
-        mode=request.mode,
-        models={role: choice.spec for role, choice in request.models.choices.items()},
-        models_reason=request.models.reason,
-        inputs=[workspace.rel(p) for p in workspace.input_files()],
-    )
+    lock = run_lock.acquire(workspace.root)
+    record = request.resume.record if request.resume else _new_record(request)
+    if request.resume:
+        record.begin_attempt()
+        record.settings = settings_record(request.settings)   # as this attempt runs (budgets may be raised)
     record.save(workspace.file("run.json"))
     started = time.perf_counter()
     events = EventsLog(workspace.file("events.jsonl"))
     sink = on_event or (lambda _record: None)
     session_service = session_service or RunSessionService(str(workspace.file("session.db")))
+    checkpoint = Checkpoint(record, workspace.file("run.json"), started)
     assembled = None
     final_state: dict[str, Any] = {}
     try:
@@ -102,31 +107,36 @@ async def execute_run(
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
         record.isolation = assembled.services.code_runner.isolation
+        checkpoint.usage = lambda: _usage_into(record, assembled, request)
+        if request.resume:
+            request.resume.carry_usage(assembled)
+            for item in events.append_notice("status", request.resume.notice()):
+                sink(item)
         record.save(workspace.file("run.json"))
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
-        session = await session_service.create_session(
-            app_name=APP_NAME, user_id=USER_ID,
-            state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
-        )
+        session_id, state_delta, run_config = await _open_session(request, session_service, assembled.run_config)
         from google.adk.runners import Runner
 
         runner = Runner(app=assembled.app, session_service=session_service)
         message = types.Content(role="user", parts=[types.Part(text=request.task)])
         async for event in runner.run_async(
-            user_id=USER_ID, session_id=session.id, new_message=message, run_config=assembled.run_config
+            user_id=USER_ID, session_id=session_id, new_message=message, state_delta=state_delta, run_config=run_config
         ):
             assembled.usage.record_event(event)
             for item in events.append(event):
                 sink(item)
-        final_state = await _final_state(session_service, session.id)
+            checkpoint.after(event, events.count)
+        final_state = await _final_state(session_service, session_id)
     except (KeyboardInterrupt, asyncio.CancelledError):
+        _take_back_cancellation()
         final_state = await _safe_state(session_service)
         final_state[S.RUN_STATUS] = RunStatus.INCOMPLETE
-        final_state[S.STATUS_REASON] = "interrupted by the user"
+        reason = stop.reason if stop is not None and stop.received else "interrupted by the user"
+        final_state[S.STATUS_REASON] = f"{reason}; `agentic-ds resume {workspace.root.name}` continues it"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
         final_state = await _safe_state(session_service)
@@ -137,8 +147,74 @@ async def execute_run(
             sink(item)
     finally:
         gc.unfreeze()
-        outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
+        if stop is not None:
+            stop.finishing()
+        try:
+            outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
+        finally:
+            lock.release()
     return outcome
+
+
+def _new_record(request: RunRequest) -> RunRecord:
+    workspace = request.workspace
+    started_at = now_iso()
+    return RunRecord(
+        id=workspace.root.name,
+        status=RunStatus.RUNNING,
+        started_at=started_at,
+        version=__version__,
+        task=request.task,
+        mode=request.mode,
+        models={role: choice.spec for role, choice in request.models.choices.items()},
+        models_reason=request.models.reason,
+        inputs=[workspace.rel(p) for p in workspace.input_files()],
+        skipped_inputs=read_records(SkippedInput, request.skipped_inputs),
+        settings=settings_record(request.settings),
+        attempts=[Attempt(started_at=started_at)],
+    )
+
+
+async def _open_session(request: RunRequest, service: Any, run_config: Any) -> tuple[str, dict[str, Any] | None, Any]:
+    """The session to run in, the state change the run starts with, and the run config."""
+    if request.resume is not None:
+        return request.resume.session_id, request.resume.state_delta(), request.resume.run_config(run_config)
+    session = await service.create_session(
+        app_name=APP_NAME, user_id=USER_ID,
+        state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
+    )
+    return session.id, None, run_config
+
+
+def _take_back_cancellation() -> None:
+    """The run's task was cancelled to stop it: what follows (finishing the run) must not be cancelled again."""
+    task = asyncio.current_task()
+    if task is not None:
+        while task.uncancel():
+            pass
+
+
+def _usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
+    """The run's model usage and context record so far, with what earlier attempts recorded, into its record."""
+    record.agents = assembled.usage.agents_record()
+    record.tokens = assembled.usage.totals()
+    by_model = assembled.budget.usage_by_model()
+    record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
+    earlier = request.resume.context_before if request.resume else {}
+    record.context = _with_earlier(earlier, assembled.context_json())
+
+
+def _with_earlier(earlier: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """run.json's `context` over every attempt: counts summed, the largest prompt the largest of all."""
+    merged = dict(now)
+    for key, value in earlier.items():
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if key == "max_prompt_tokens":
+            merged[key] = max(value, merged.get(key) or 0)
+        elif key != "budget_tokens":
+            merged[key] = value + (merged.get(key) or 0)
+    return merged
 
 
 def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
@@ -185,9 +261,8 @@ async def _finish(
         await _quietly(session_service.close())
     status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
-    record.status, record.reason = status, reason
-    record.ended_at = now_iso()
-    record.wall_s = round(time.perf_counter() - started, 3)
+    record.end_attempt(status, reason)
+    record.clock(time.perf_counter() - started)
     # Read as tolerantly as any reader: a malformed entry in state must not cost the run its record.
     record.stages = read_records(StageRecord, state.get(S.STAGES))
     record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
@@ -196,12 +271,8 @@ async def _finish(
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
-        record.agents = assembled.usage.agents_record()
-        record.tokens = assembled.usage.totals()
-        by_model = assembled.budget.usage_by_model()
-        record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
+        _usage_into(record, assembled, request)
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
-        record.context = assembled.context_json()
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
