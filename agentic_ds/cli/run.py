@@ -135,6 +135,9 @@ def run_command(options: RunOptions) -> int:
         )
         renderer.finish("failed", f"internal error: {type(exc).__name__}", workspace.root, _existing_report(workspace))
         return EXIT_FAILED
+    if outcome.hint:
+        renderer.close()
+        report_error(outcome.reason, outcome.hint)
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
 

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agentic_ds import __version__
+from agentic_ds.llm.summary import CallsSummary
 
 
 def now_iso() -> str:
@@ -35,6 +36,7 @@ class RunRecord(BaseModel):
     tokens: dict[str, Any] = Field(default_factory=dict)
     events: int = 0
     context: dict[str, Any] = Field(default_factory=dict)   # prompt budget, compactions, loop responses
+    calls: CallsSummary | None = None                       # model calls: retries, waits, timeouts, failures
     stages: list[dict[str, Any]] = Field(default_factory=list)
     criteria: list[dict[str, Any]] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)

@@ -45,6 +45,7 @@ class RunOutcome:
     reason: str
     workspace: Workspace
     report_path: Path | None
+    hint: str | None = None
 
 
 async def execute_run(
@@ -89,6 +90,9 @@ async def execute_run(
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
+        assembled.calls.on_notice = lambda kind, text, author: [
+            sink(item) for item in events.append_notice(kind, text, author)
+        ]
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
         session = await session_service.create_session(
@@ -111,24 +115,54 @@ async def execute_run(
         final_state[S.STATUS_REASON] = "interrupted by the user"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
+        record.status, record.reason = "failed", f"{type(exc).__name__}: {str(exc)[:300]}"
+        record.save(workspace.file("run.json"))  # first, so no later step can leave run.json saying `running`
         final_state = await _safe_state(session_service)
         # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
         if final_state.get(S.RUN_STATUS) in (None, "completed", "completed_with_warnings"):
-            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
-        for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
+            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc, final_state)
+        hint = getattr(exc, "hint", None)
+        text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        for item in events.append_notice("error", text + (f" (hint: {hint})" if hint else "")):
             sink(item)
     finally:
         gc.unfreeze()
-        outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
+        outcome = await _finish_safely(request, record, final_state, started, events, session_service, assembled)
     return outcome
 
 
-def _classify_failure(exc: Exception) -> tuple[str, str]:
+def _classify_failure(exc: Exception, state: dict[str, Any]) -> tuple[str, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
+
+    from agentic_ds.llm.faults import ModelCallFailed
 
     if isinstance(exc, LlmCallsLimitExceededError):
         return "incomplete", f"budget reached: the run hit max_llm_calls ({exc})"
+    if isinstance(exc, ModelCallFailed):
+        return "failed", exc.message + _where(state)
     return "failed", f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def _where(state: dict[str, Any]) -> str:
+    """` (in stage 2 of 3: Revenue by region)`: where in the run a failure happened, when a stage was under way."""
+    index, stages = state.get(S.CURRENT_STAGE), state.get(S.STAGES) or []
+    if isinstance(index, int) and 0 <= index < len(stages):
+        return f" (in stage {index + 1} of {len(stages)}: {stages[index].get('title', '')})"
+    if state.get(S.MODE) == "orchestrated" and not stages:
+        return " (during planning)"
+    return ""
+
+
+async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str, Any], *args: Any) -> RunOutcome:
+    """`_finish`, and should it break, still a run.json and an outcome that say the run failed."""
+    try:
+        return await _finish(request, record, state, *args)
+    except Exception as exc:  # noqa: BLE001 - the record must never be left saying `running`
+        record.status = "failed"
+        record.reason = f"{state.get(S.STATUS_REASON) or 'the run failed'}; finishing it failed too: {type(exc).__name__}: {exc}"
+        record.ended_at = now_iso()
+        record.save(request.workspace.file("run.json"))
+        return RunOutcome(status="failed", reason=record.reason, workspace=request.workspace, report_path=None)
 
 
 async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
@@ -180,12 +214,17 @@ async def _finish(
         record.cost = {"total_usd": round(assembled.budget.usd, 6), "by_model": by_model}
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
         record.context = assembled.context_json()
+        record.calls = assembled.calls.summary()
+        if record.calls.failure is not None:
+            record.calls.failure.where = _where(state).strip(" ()") or None
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
     record.save(workspace.file("run.json"))
     report_path = _write_reports(workspace)
-    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
+    failure = record.calls.failure if record.calls is not None and status == "failed" else None
+    hint = failure.hint if failure else None
+    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path, hint=hint)
 
 
 def _write_reports(workspace: Workspace) -> Path:
