@@ -6,8 +6,7 @@ calling from ADK's request label (for progress lines and failures); both cap ove
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from google.adk.models import LlmRequest, LlmResponse
@@ -30,14 +29,12 @@ def agent_of(llm_request: LlmRequest) -> str | None:
     return (labels or {}).get(AGENT_LABEL)
 
 
-@contextlib.contextmanager
-def calling_agent(llm_request: LlmRequest) -> Iterator[str | None]:
+def calling_agent(llm_request: LlmRequest) -> str | None:
+    """Mark the current task as calling for the request's agent. Not reset afterwards: ADK may close the model's
+    generator from another context (where a reset token is invalid), and every call sets it anew anyway."""
     agent = agent_of(llm_request)
-    token = current_agent.set(agent)
-    try:
-        yield agent
-    finally:
-        current_agent.reset(token)
+    current_agent.set(agent)
+    return agent
 
 
 class ManagedLiteLlm(LiteLlm):
@@ -63,9 +60,9 @@ class ManagedLiteLlm(LiteLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
-        with calling_agent(llm_request):
-            async for response in super().generate_content_async(llm_request, stream):
-                yield response
+        calling_agent(llm_request)
+        async for response in super().generate_content_async(llm_request, stream):
+            yield response
 
 
 class ManagedGemini(Gemini):
@@ -89,8 +86,8 @@ class ManagedGemini(Gemini):
             return [response async for response in parent(llm_request, stream)]
 
         assert self._monitor is not None
-        with calling_agent(llm_request) as agent:
-            responses = await self._monitor.call(send, model=self.model, api_base=None, agent=agent)
+        agent = calling_agent(llm_request)
+        responses = await self._monitor.call(send, model=self.model, api_base=None, agent=agent)
         for response in responses:
             yield cap_response(response, self._reply_cap, self._monitor)
 
