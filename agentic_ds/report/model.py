@@ -94,6 +94,7 @@ class RunView:
     costs: list[ModelCost] = field(default_factory=list)
     total_usd: float | None = None
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
+    calls_note: str = ""                 # how the model calls went: retries, waits, step-downs, the failed call
     stages: list[StageView] = field(default_factory=list)
     criteria: list[CriterionView] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

@@ -38,6 +38,7 @@ from agentic_ds.report.model import (
     RunView,
     StageView,
 )
+from agentic_ds.report.quotes import ANSWER_CHARS, ITEM_CHARS, REPORT_TEXT_CHARS, calls_note, quote
 from agentic_ds.report.tables import TableView
 from agentic_ds.workspace import Workspace
 
@@ -64,7 +65,7 @@ def load_run_view(root: Path | str) -> RunView:
     view.task = as_str(record.get("task"))
     view.mode = as_str(record.get("mode"))
     view.status = as_str(record.get("status")) or "unknown"
-    view.reason = as_str(record.get("reason"))
+    view.reason = quote(as_str(record.get("reason")), ANSWER_CHARS)
     view.started_at = as_str(record.get("started_at"))
     view.ended_at = as_str(record.get("ended_at"))
     view.wall_s = as_float(record.get("wall_s"))
@@ -77,8 +78,9 @@ def load_run_view(root: Path | str) -> RunView:
     view.costs = [_model_cost(name, as_dict(data)) for name, data in as_dict(cost.get("by_model")).items()]
     view.total_usd = as_float(cost.get("total_usd")) if "total_usd" in cost else _sum_usd(view.costs)
     view.context_note = context_note(as_dict(record.get("context")))
+    view.calls_note = calls_note(as_dict(record.get("calls")))
     view.criteria = _criteria(record, plan)
-    view.warnings = strings(record.get("warnings"))
+    view.warnings = [quote(w, ITEM_CHARS) for w in strings(record.get("warnings"))]
     view.final_answer = _final_answer(as_dict(record.get("final_answer")))
     view.inputs = _inputs(ws, record, profile)
     view.stages = _stages(ws, record, plan, problems)
@@ -110,7 +112,7 @@ def _report_text(ws: Workspace, problems: list[str]) -> str | None:
         # One wording whether the file is absent or is our own stand-in, so re-rendering is stable.
         problems.append(NO_AGENT_REPORT)
         return None
-    return head.strip()
+    return quote(head.strip(), REPORT_TEXT_CHARS, "the model's reply in events.jsonl")
 
 
 def _stages(ws: Workspace, record: dict[str, Any], plan: dict[str, Any], problems: list[str]) -> list[StageView]:
@@ -158,7 +160,7 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
         problems.append(f"stage {stage.id}: directory {stage.dir} is missing")
         return
     result = _read_json(ws, f"{stage.dir}/result.json", problems, quiet=stage.status == "pending")
-    stage.summary = as_str(result.get("summary"))
+    stage.summary = quote(as_str(result.get("summary")), ANSWER_CHARS, f"{stage.dir}/result.json")
     stage.review = as_str(result.get("review")) or read_text(stage_dir / "review.md", limit=_CODE_CAP_CHARS) or ""
     if result.get("status") and stage.status == "pending":
         stage.status = as_str(result.get("status"))
@@ -256,9 +258,10 @@ def _final_answer(raw: dict[str, Any]) -> FinalAnswer | None:
     answer = as_str(raw.get("answer"))
     if not answer:
         return None
-    return FinalAnswer(answer=answer, confidence=as_str(raw.get("confidence")),
-                       caveats=strings(raw.get("caveats")), reasoning_trace=strings(raw.get("reasoning_trace")),
-                       output_type=as_str(raw.get("output_type")))
+    return FinalAnswer(answer=quote(answer, ANSWER_CHARS), confidence=quote(as_str(raw.get("confidence")), ITEM_CHARS),
+                       caveats=[quote(c, ITEM_CHARS) for c in strings(raw.get("caveats"))[:50]],
+                       reasoning_trace=[quote(r, ITEM_CHARS) for r in strings(raw.get("reasoning_trace"))[:50]],
+                       output_type=as_str(raw.get("output_type"))[:100])
 
 
 def _inputs(ws: Workspace, record: dict[str, Any], profile: dict[str, Any]) -> list[InputView]:
