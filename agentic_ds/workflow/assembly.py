@@ -173,6 +173,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
 
 def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any):
     from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
+    from agentic_ds.coders.claude_options import call_policy_environment
     from agentic_ds.skills import default_skills_dir
     from agentic_ds.workflow.prompting import render
 
@@ -188,6 +189,7 @@ def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], setting
             prompt_builder=lambda ctx: render(template, context_builder(ctx.state)),
             max_turns=settings.loops.coder_tool_calls,
             max_budget_usd=settings.budgets.max_cost_usd,
+            cli_env=call_policy_environment(settings.calls.timeout_s, settings.calls.retries),
         )
 
     return factory
