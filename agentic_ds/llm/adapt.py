@@ -179,4 +179,5 @@ def cap_text(text: str, limit: int) -> str:
     keep = max(limit - 120, 200)
     head, tail = keep * 3 // 4, keep // 4
     cut = len(text) - head - tail
-    return f"{text[:head]}\n\n[... {cut:,} characters of this reply cut: a model reply may be at most {limit:,} ...]\n\n{text[-tail:]}"
+    marker = f"[... {cut:,} characters of this reply cut: a model reply may be at most {limit:,} ...]"
+    return f"{text[:head]}\n\n{marker}\n\n{text[-tail:]}"

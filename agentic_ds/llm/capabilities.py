@@ -98,10 +98,12 @@ def step_down(caps: Capabilities, message: str, request: dict[str, Any]) -> tupl
         return replace(caps, content="string"), "rejected list content: sending plain strings from now on"
     if request.get("response_format") and caps.structured in _STEPS_STRUCTURED and _REJECTS_SCHEMA.search(message):
         lower = _STEPS_STRUCTURED[caps.structured]
-        return replace(caps, structured=lower), f"rejected structured output {caps.structured}: using {lower} from now on"
+        what = f"rejected structured output {caps.structured}: using {lower} from now on"
+        return replace(caps, structured=lower), what
     if request.get("tools") and caps.tools == "native" and _REJECTS_TOOLS.search(message):
         if caps.tool_choice:
-            return replace(caps, tool_choice=None), f"rejected tool_choice {caps.tool_choice}: not sending it from now on"
+            what = f"rejected tool_choice {caps.tool_choice}: not sending it from now on"
+            return replace(caps, tool_choice=None), what
         return replace(caps, tools="text"), "rejected native tool calls: using the text protocol from now on"
     if any(m.get("role") == "tool" for m in messages if isinstance(m, dict)) and caps.tools == "native" and (
         "has no attribute" in message or _REJECTS_TOOLS.search(message)

@@ -37,8 +37,9 @@ _MESSAGE_CHARS = 600
 class CallFault:
     """One failed attempt. `kind` is what the user reads; `retryable` decides whether the policy tries again."""
 
-    kind: str                    # rate_limited | server_error | malformed_reply | timeout | connection | auth | not_found |
-                                 # context_too_long | bad_request | unexpected
+    # rate_limited | server_error | malformed_reply | timeout | connection | auth | not_found | context_too_long |
+    # bad_request | unexpected
+    kind: str
     retryable: bool
     message: str
     status: int | None = None
@@ -137,7 +138,9 @@ def _message(exc: BaseException) -> str:
 
 
 def _malformed_reply(exc: BaseException) -> bool:
-    return any(isinstance(link, json.JSONDecodeError) or "Unable to get json response" in str(link) for link in _chain(exc))
+    return any(
+        isinstance(link, json.JSONDecodeError) or "Unable to get json response" in str(link) for link in _chain(exc)
+    )
 
 
 def retry_after_seconds(headers: Any, now: datetime | None = None) -> float | None:

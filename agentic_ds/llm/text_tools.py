@@ -130,7 +130,8 @@ def parse_calls(text: str, declared: set[str] | frozenset[str]) -> tuple[list[Te
         except ValueError:
             call = None
         if call is None:
-            problems.append(f"not a tool call (expected {{\"name\": ..., \"arguments\": {{...}}}}): {body.strip()[:200]}")
+            expected = '{"name": ..., "arguments": {...}}'
+            problems.append(f"not a tool call (expected {expected}): {body.strip()[:200]}")
         else:
             calls.append(call)
     if not bodies:

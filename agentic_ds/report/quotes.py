@@ -31,7 +31,8 @@ def calls_note(calls: dict[str, Any]) -> str:
     parts = [f"{answered} answered"]
     retries, timeouts = as_int(calls.get("retries")) or 0, as_int(calls.get("timeouts")) or 0
     if retries:
-        parts.append(f"{retries} {'retry' if retries == 1 else 'retries'} ({as_float(calls.get('wait_s')) or 0:.1f} s waiting)")
+        waited = as_float(calls.get("wait_s")) or 0
+        parts.append(f"{retries} {'retry' if retries == 1 else 'retries'} ({waited:.1f} s waiting)")
     if timeouts:
         parts.append(f"{timeouts} timeout{'s' if timeouts != 1 else ''}")
     capped = as_int(calls.get("replies_capped")) or 0
@@ -49,7 +50,8 @@ def calls_note(calls: dict[str, Any]) -> str:
         sentences.append(
             f"The call that ended the run: {who or 'an agent'} calling {as_str(failure.get('model'))}"
             + (f" at {endpoint}" if endpoint else "")
-            + f", {as_str(failure.get('kind')).replace('_', ' ')}: {quote(as_str(failure.get('message')), ANSWER_CHARS)}"
+            + f", {as_str(failure.get('kind')).replace('_', ' ')}: "
+            + quote(as_str(failure.get("message")), ANSWER_CHARS)
             + (f". What to do: {as_str(failure.get('hint'))}" if failure.get("hint") else "")
             + "."
         )

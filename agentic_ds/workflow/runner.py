@@ -159,7 +159,8 @@ async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str
         return await _finish(request, record, state, *args)
     except Exception as exc:  # noqa: BLE001 - the record must never be left saying `running`
         record.status = "failed"
-        record.reason = f"{state.get(S.STATUS_REASON) or 'the run failed'}; finishing it failed too: {type(exc).__name__}: {exc}"
+        before = state.get(S.STATUS_REASON) or "the run failed"
+        record.reason = f"{before}; finishing it failed too: {type(exc).__name__}: {exc}"
         record.ended_at = now_iso()
         record.save(request.workspace.file("run.json"))
         return RunOutcome(status="failed", reason=record.reason, workspace=request.workspace, report_path=None)
