@@ -82,7 +82,11 @@ def run_cli(
 def assert_consistent(run: CliRun, status: str, exit_code: int) -> None:
     """Exit code, last output line, run.json, events.jsonl and report.md all tell the same ending."""
     assert run.exit_code == exit_code, (run.stdout, run.stderr)
-    assert run.stdout.strip().splitlines()[-1].startswith(f"status: {status}"), run.stdout
+    last = run.stdout.strip().splitlines()[-1]
+    if last.startswith("{"):  # --json: the last object says how the run finished
+        assert json.loads(last)["status"] == status, last
+    else:
+        assert last.startswith(f"status: {status}"), run.stdout
     assert run.record["status"] == status
     assert run.record["ended_at"] is not None
     assert run.record["events"] == len(run.events)

@@ -7,6 +7,8 @@ cannot succeed fail the run at once, saying which model, endpoint, agent and sta
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentic_ds.testing.fault_server import (
@@ -28,6 +30,7 @@ from tests.fault_runs import assert_consistent, run_cli
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 DONE = ("completed", "completed_with_warnings")
+MODELS = pytest.mark.parametrize("model", ["openai/fake", "hosted_vllm/fake"])
 
 
 def completed(run) -> None:
@@ -46,39 +49,44 @@ def completed(run) -> None:
     ],
     ids=["429", "500", "503", "malformed-json"],
 )
-def test_a_transient_fault_is_retried_and_the_run_completes(tmp_path, step, kind):
+@MODELS
+def test_a_transient_fault_is_retried_and_the_run_completes(tmp_path, step, kind, model):
     with FaultServer([Rule(step, agent="coding_agent")]) as server:
-        run = run_cli(tmp_path, server.url)
+        run = run_cli(tmp_path, server.url, model=model)
     completed(run)
     assert server.answered(kind) == 1
     calls = run.calls
     assert calls["retries"] == 1 and calls["failures"] == 0 and calls["attempts"] == calls["calls"] + 1
-    waiting = run.kinds("waiting")
+    waiting = [w for w in run.kinds("waiting") if "retrying in" in w["text"]]  # (not the "no answer yet" lines)
     assert len(waiting) == 1 and waiting[0]["author"] == "coding_agent"
-    assert "coding_agent: waiting for openai/fake (attempt 2/3, retrying in" in waiting[0]["text"]
-    assert "waiting for openai/fake (attempt 2/3" in run.stdout
+    assert f"coding_agent: waiting for {model} (attempt 2/3, retrying in" in waiting[0]["text"]
+    assert f"waiting for {model} (attempt 2/3" in run.stdout
 
 
 def test_retry_after_is_honoured(tmp_path):
     with FaultServer([Rule(Status(429, "rate limited", retry_after="1"), agent="coding_agent")]) as server:
         run = run_cli(tmp_path, server.url)
     completed(run)
-    gap = server.seen[1].body is not None  # the retried request came after the wait
-    assert gap and run.calls["wait_s"] == pytest.approx(1.0)
-    assert "retrying in 1 s (as the server asked): HTTP 429 rate limited" in run.kinds("waiting")[0]["text"]
+    assert server.seen[1].at - server.seen[0].at >= 1.0  # the retry came after the second the server asked for
+    assert run.calls["wait_s"] == pytest.approx(1.0)
+    assert any("retrying in 1 s (as the server asked): HTTP 429 rate limited" in w["text"] for w in run.kinds("waiting"))
 
 
-def test_persistent_429_fails_the_run_after_the_retries_with_the_model_and_endpoint(tmp_path):
+@MODELS
+def test_persistent_429_fails_the_run_after_the_retries_with_the_model_and_endpoint(tmp_path, model):
     with FaultServer([Rule(Status(429, "quota exceeded for today"), times=None)]) as server:
-        run = run_cli(tmp_path, server.url, calls={"retries": 3})
+        run = run_cli(tmp_path, server.url, model=model, calls={"retries": 3}, json_lines=True)
     assert_consistent(run, "failed", 1)
     assert len(server.seen) == 4  # one call, three retries, nothing more: no SDK retried behind our back
     failure = run.calls["failure"]
     assert failure["kind"] == "rate_limited" and failure["attempts"] == 4 and failure["agent"] == "coding_agent"
-    assert failure["api_base"] == server.url and failure["model"] == "openai/fake"
+    assert failure["api_base"] == server.url and failure["model"] == model
     assert run.calls["retries"] == 3 and run.calls["failures"] == 1
     for text in (run.record["reason"], run.stderr):
-        assert "openai/fake" in text and server.url in text and "quota exceeded for today" in text
+        assert model in text and server.url in text and "quota exceeded for today" in text
+    printed = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [p for p in printed if p.get("kind") == "waiting"] == run.kinds("waiting")
+    assert len([w for w in run.kinds("waiting") if "retrying in" in w["text"]]) == 3
     assert "hint:" in run.stderr and "calls.retries" in run.stderr
     assert "coding_agent" in run.report_md and "quota exceeded for today" in run.report_md
     assert run.kinds("error") and "quota exceeded" in run.kinds("error")[-1]["text"]
@@ -106,9 +114,10 @@ def test_connection_refused_names_the_url_and_asks_whether_the_server_runs(tmp_p
     ],
     ids=["401", "403", "404-model", "400-context", "400-bad-request"],
 )
-def test_a_fault_that_cannot_succeed_is_not_retried(tmp_path, status, message, kind, hint_word):
+@MODELS
+def test_a_fault_that_cannot_succeed_is_not_retried(tmp_path, status, message, kind, hint_word, model):
     with FaultServer([Rule(Status(status, message), times=None)]) as server:
-        run = run_cli(tmp_path, server.url)
+        run = run_cli(tmp_path, server.url, model=model)
     assert_consistent(run, "failed", 1)
     assert len(server.seen) == 1
     failure = run.calls["failure"]

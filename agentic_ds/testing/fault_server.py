@@ -178,6 +178,7 @@ class Seen:
     body: dict[str, Any]
     status: int = 0
     kind: str = ""
+    at: float = field(default_factory=time.monotonic)   # when the request arrived
 
 
 def unused_port() -> int:
