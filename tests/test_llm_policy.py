@@ -156,3 +156,34 @@ async def test_a_step_down_sends_again_without_using_a_retry():
     result = await monitor.call(send, model="m", api_base=None, agent=None, step_down=lambda f: "json_object now")
     assert result == "ok" and len(sent) == 2
     assert monitor.summary().step_downs == ["m: json_object now"]
+
+
+async def test_native_gemini_runs_under_the_same_policy(monkeypatch):
+    """ADK's Gemini is wrapped, not left to google-genai (which retries nothing by default)."""
+    from google.adk.models import LlmRequest, LlmResponse
+    from google.adk.models.google_llm import Gemini
+    from google.genai import errors, types
+
+    from agentic_ds.config.models import ModelChoice
+    from agentic_ds.config.settings import Settings
+    from agentic_ds.llm.models import ManagedGemini, build_managed_llm
+
+    answers = [errors.ServerError(503, {"error": {"message": "overloaded"}}), "x" * 50_000]
+
+    async def fake_generate(self, llm_request, stream=False):
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=answer)]))
+
+    monkeypatch.setattr(Gemini, "generate_content_async", fake_generate)
+    notices: list[str] = []
+    monitor = CallMonitor(RetryPolicy(timeout_s=5, retries=2, backoff_s=0.01), on_notice=lambda k, t, a: notices.append(t))
+    model = build_managed_llm(ModelChoice("planner", "gemini-2.5-flash", "gemini"), Settings(), monitor, 1000)
+    assert isinstance(model, ManagedGemini)
+    request = LlmRequest(model="gemini-2.5-flash", config=types.GenerateContentConfig(labels={"adk_agent_name": "plan_maker"}))
+    responses = [r async for r in model.generate_content_async(request)]
+    assert len(responses[0].content.parts[0].text) <= 1000  # the oversized reply was cut
+    summary = monitor.summary()
+    assert summary.retries == 1 and summary.calls == 1 and summary.replies_capped == 1
+    assert notices == ["plan_maker: waiting for gemini-2.5-flash (attempt 2/3, retrying in 0 s: HTTP 503 server error)"]

@@ -35,7 +35,7 @@ _REJECTS_SCHEMA = re.compile(r"json_schema|response_format|'text' or 'json_objec
                              r"response format|json_object|grammar", re.IGNORECASE)
 _REJECTS_TOOLS = re.compile(r"tool_choice|\btools?\b|function.?call|tool call", re.IGNORECASE)
 _REJECTS_LIST = re.compile(r"can only concatenate str|content.{0,40}(must be a string|should be a valid string|"
-                           r"expected string)|list object|not \"?list\"?", re.IGNORECASE)
+                           r"expected string)|'list' object|\(not \"list\"\)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
