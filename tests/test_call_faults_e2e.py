@@ -187,13 +187,14 @@ def test_a_bad_reply_goes_back_to_the_model_and_the_run_still_completes(tmp_path
 
 
 def test_a_200_kb_reply_is_capped_and_every_prompt_stays_within_the_budget(tmp_path):
-    with FaultServer([Rule(Huge(200_000), agent="coding_agent", times=2)]) as server:
+    rules = [Rule(Huge(200_000), agent=agent, times=2) for agent in ("coding_agent", "plan_parser", "summary_agent")]
+    with FaultServer(rules) as server:
         run = run_cli(tmp_path, server.url, mode="orchestrated", context={"budget_tokens": 8000})
-    assert server.answered("huge") == 2
-    assert run.calls["replies_capped"] >= 2
+    assert server.answered("huge") == 5  # the summary agent answers once
+    assert run.calls["replies_capped"] >= 5
     assert any("was cut to" in event["text"] for event in run.kinds("warning"))
     assert run.record["context"]["max_prompt_tokens"] <= 8000
     assert run.record["context"]["over_budget_calls"] == 0
     assert len(run.report_md) < 60_000
     assert max(len(seen.body.__repr__()) for seen in server.seen) < 8000 * 6
-    assert run.record["status"] in (*DONE, "incomplete", "failed")
+    completed(run)  # the answer comes from the files the code wrote, which no runaway reply touched

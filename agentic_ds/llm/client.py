@@ -65,7 +65,9 @@ class PolicyClient(LiteLLMClient):
             send, model=self.spec, api_base=self.api_base, agent=current_agent.get(), step_down=step_down
         )
         if not kwargs.get("stream"):
-            self._read_back(response, declared[0])
+            # A structured answer is validated, not quoted: cut only far past the cap (cutting makes it invalid).
+            limit = self.reply_cap_chars and self.reply_cap_chars * (4 if request.get("response_format") else 1)
+            self._read_back(response, declared[0], limit)
         return response
 
     async def send(self, *, timeout_s: float, **kwargs: Any) -> Any:
@@ -74,7 +76,7 @@ class PolicyClient(LiteLLMClient):
 
         return await litellm.acompletion(**kwargs, timeout=timeout_s, num_retries=0, max_retries=0)
 
-    def _read_back(self, response: Any, declared: frozenset[str]) -> None:
+    def _read_back(self, response: Any, declared: frozenset[str], limit: int | None) -> None:
         choices = getattr(response, "choices", None) or []
         for choice in choices:
             message = getattr(choice, "message", None)
@@ -89,12 +91,12 @@ class PolicyClient(LiteLLMClient):
                     message.tool_calls = [ChatCompletionMessageToolCall(**call) for call in tool_calls]
                     message.content = content = rest
                     choice.finish_reason = "tool_calls"
-            if self.reply_cap_chars and isinstance(content, str) and len(content) > self.reply_cap_chars:
-                message.content = cap_text(content, self.reply_cap_chars)
+            if limit and isinstance(content, str) and len(content) > limit:
+                message.content = cap_text(content, limit)
                 self.monitor.reply_caps += 1
                 self.monitor.notice(
                     "warning",
-                    f"warning: a reply of {self.spec} was cut to {self.reply_cap_chars:,} characters "
+                    f"warning: a reply of {self.spec} was cut to {limit:,} characters "
                     "(calls.reply_cap_share of the prompt budget)",
                     current_agent.get(),
                 )
