@@ -126,7 +126,7 @@ def run_mode(mode: str, url: str, workdir: Path) -> dict[str, object]:
     config.write_text(
         "model_options:\n  openai/smollm2:\n"
         f"    api_base: {url}\n    context_window: 8192\n    max_output_tokens: 512\n"
-        "calls:\n  timeout_s: 180\n",
+        "calls:\n  timeout_s: 600\n",
         encoding="utf-8",
     )
     started = time.perf_counter()
