@@ -13,6 +13,7 @@ The server runs on 127.0.0.1 with a free port; `agentic-ds run` runs each mode a
 tested. Checks: each run ends (run.json has an end time and a final status matching the exit code, the reports
 exist), the server logged no HTTP error, and a 135M model's run is not called `completed`. The figures go to
 BENCHMARKS.md (section `local_model`); the last line is `local_model: ok=... simple=... orchestrated=...`.
+`python bench/local_model.py orchestrated` runs one mode; the section keeps each mode's latest figures.
 """
 
 from __future__ import annotations
@@ -136,7 +137,16 @@ def run_mode(mode: str, url: str, workdir: Path) -> dict[str, object]:
         capture_output=True, text=True, timeout=3600, cwd=workdir,
     )
     wall = time.perf_counter() - started
-    finished = json.loads(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    finished = json.loads(lines[-1]) if lines else {}
+    if finished.get("kind") != "run_finished":
+        # The process died without finishing (a signal from outside): say so, with what run.json was left saying.
+        runs = sorted((workdir / "runs").glob("*/run.json"))
+        record = json.loads(runs[-1].read_text(encoding="utf-8")) if runs else {"status": "missing", "reason": ""}
+        return {"mode": mode, "exit": done.returncode, "status": record["status"],
+                "reason": f"the agentic-ds process ended without finishing (exit {done.returncode}): "
+                          f"{done.stderr.strip()[-300:]}", "ended": False, "wall_s": round(wall, 1), "calls": 0,
+                "retries": 0, "timeouts": 0, "step_downs": 0, "events": 0, "report": False, "run_dir": ""}
     record = json.loads((Path(finished["run_dir"]) / "run.json").read_text(encoding="utf-8"))
     calls = record.get("calls") or {}
     return {
@@ -161,35 +171,46 @@ def problems_of(result: dict[str, object]) -> list[str]:
     return [f"{result['mode']}: {p}" for p in out]
 
 
-def main() -> int:
+def latest_results(fresh: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The newest result of each mode: this run's, else the one kept from an earlier run of this script."""
+    kept_file = CACHE / "results.json"
+    kept = json.loads(kept_file.read_text(encoding="utf-8")) if kept_file.is_file() else {}
+    for result in fresh:
+        kept[str(result["mode"])] = {**result, "measured": time.strftime("%Y-%m-%d %H:%M")}
+    kept_file.write_text(json.dumps(kept, indent=1), encoding="utf-8")
+    return [kept[mode] for mode in ("simple", "orchestrated") if mode in kept]
+
+
+def main(modes: list[str]) -> int:
     python, model = server_python(), model_file()
     workdir = Path(tempfile.mkdtemp(prefix="agentic-ds-local-"))
     log = workdir / "llama-server.log"
     process, url = serve(python, model, log)
     say(f"serving {model.name} at {url}; runs in {workdir}")
     try:
-        results = [run_mode(mode, url, workdir / mode) for mode in ("simple", "orchestrated")]
+        fresh = [run_mode(mode, url, workdir / mode) for mode in modes]
     finally:
         process.terminate()
         process.wait(timeout=30)
     statuses = [int(code) for code in ACCESS_LINE.findall(log.read_text(encoding="utf-8", errors="replace"))]
     errors = [code for code in statuses if code >= 400]
-    problems = [p for r in results for p in problems_of(r)]
+    problems = [p for r in fresh for p in problems_of(r)]
+    results = latest_results(fresh)
     if errors:
         problems.append(f"the server answered {len(errors)} of {len(statuses)} requests with an HTTP error: {errors}")
-    for result in results:
+    for result in fresh:
         say(json.dumps(result))
     lines = [
         f"llama-cpp-python 0.3.36 server (portable build), `{model.name}`, n_ctx 8192, 2 threads, on 127.0.0.1;",
         "`agentic-ds run --model openai/smollm2` with only `api_base`, `context_window` and `max_output_tokens` set",
         "(the local defaults: json_object + schema in the prompt, tools in the text protocol, string content).",
         "",
-        "| mode | status | exit | model calls | retries | timeouts | step-downs | wall time |",
-        "|---|---|--:|--:|--:|--:|--:|--:|",
+        "| mode | status | exit | model calls | retries | timeouts | step-downs | wall time | measured |",
+        "|---|---|--:|--:|--:|--:|--:|--:|---|",
         *(f"| {r['mode']} | {r['status']} | {r['exit']} | {r['calls']} | {r['retries']} | {r['timeouts']} | "
-          f"{r['step_downs']} | {r['wall_s']} s |" for r in results),
+          f"{r['step_downs']} | {r['wall_s']} s | {r['measured']} |" for r in results),
         "",
-        f"HTTP requests to the server: {len(statuses)}, errors: {len(errors)}.",
+        f"HTTP requests to the server in the last run ({', '.join(modes)}): {len(statuses)}, errors: {len(errors)}.",
         *(f"- {r['mode']}: {r['reason']}" for r in results),
     ]
     result_line = (f"local_model: ok={not problems} http_errors={len(errors)} "
@@ -202,4 +223,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:] or ["simple", "orchestrated"]))
