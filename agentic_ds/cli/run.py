@@ -160,6 +160,9 @@ def drive(request: RunRequest, renderer: Any, stop: StopSignals, *, debug: bool)
         reason = f"internal error: {type(exc).__name__}"
         renderer.finish(RunStatus.FAILED, reason, workspace.root, _existing_report(workspace))
         return EXIT_FAILED
+    if outcome.hint:
+        renderer.close()
+        report_error(outcome.reason, outcome.hint)
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
     if stop.received:   # it came while the run was writing its records: they are whole, the exit code says it came
         return stop.exit_code

@@ -150,8 +150,9 @@ def _cost_lines(view: RunView) -> list[str]:
     else:
         lines += ["No model usage was recorded.", ""]
     lines.append(f"Wall time: {fmt.duration(view.wall_s)}.")
-    if view.context_note:
-        lines += ["", view.context_note]
+    for note in (view.context_note, view.calls_note):
+        if note:
+            lines += ["", _inline(note)]
     return lines
 
 

@@ -57,6 +57,7 @@ class RunView(RunRecord):
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
     not_profiled: int = 0                # readable inputs past the profiler's bound on files
     attempts_note: str = ""              # a resumed run: each attempt's outcome and time
+    calls_note: str = ""                 # how the model calls went: retries, waits, step-downs, the failed call
     report_text: str | None = None       # the summary agent's markdown, without our appendix
     extra_figures: list[FigureRef] = Field(default_factory=list)   # figures no stage claims
     extra_tables: list[TableView] = Field(default_factory=list)    # output tables no stage claims

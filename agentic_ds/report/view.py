@@ -27,11 +27,13 @@ from agentic_ds.report.coerce import (
 )
 from agentic_ds.report.formatting import count, duration
 from agentic_ds.report.model import REPORT_FILES, FigureRef, InputView, RunView, StageView
+from agentic_ds.report.quotes import ANSWER_CHARS, ITEM_CHARS, REPORT_TEXT_CHARS, calls_note, quote
 from agentic_ds.report.tables import TableView
 from agentic_ds.runs import run_lock, safe_files
 from agentic_ds.schema import (
     Attempt,
     CriterionRecord,
+    FinalAnswer,
     PlanFile,
     RunRecord,
     RunStatus,
@@ -69,7 +71,11 @@ def load_run_view(root: Path | str) -> RunView:
         view.status, view.reason = RunStatus.INTERRUPTED, run_lock.DIED_REASON
     if view.wall_s is None:
         view.wall_s = duration_s(view.started_at, view.ended_at or "")
+    view.reason = quote(view.reason, ANSWER_CHARS)
+    view.warnings = [quote(w, ITEM_CHARS) for w in view.warnings]
+    view.final_answer = _quoted_answer(view.final_answer)
     view.context_note = context_note(record.context)
+    view.calls_note = calls_note(record.calls)
     view.attempts_note = attempts_note(record.attempts)
     view.criteria = _criteria(record, plan)
     view.input_views = _inputs(ws, record, profile)
@@ -103,7 +109,7 @@ def _report_text(ws: Workspace, problems: list[str]) -> str | None:
         # One wording whether the file is absent or is our own stand-in, so re-rendering is stable.
         problems.append(NO_AGENT_REPORT)
         return None
-    return head.strip()
+    return quote(head.strip(), REPORT_TEXT_CHARS, "the model's reply in events.jsonl")
 
 
 def _stages(ws: Workspace, record: RunRecord, plan: PlanFile, problems: list[str]) -> list[StageView]:
@@ -152,7 +158,7 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
         problems.append(f"stage {stage.id}: directory {stage.dir} is missing")
         return
     result = _stage_result(ws, stage.dir, problems, quiet=stage.status in (StageStatus.PENDING, StageStatus.RUNNING))
-    stage.summary = result.summary
+    stage.summary = quote(result.summary, ANSWER_CHARS, f"{stage.dir}/result.json")
     stage.review = result.review or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
     if result.status is not None and stage.status is StageStatus.PENDING:
         stage.status = result.status
@@ -261,6 +267,17 @@ def _criteria(record: RunRecord, plan: PlanFile) -> list[CriterionRecord]:
 def _stage_result(ws: Workspace, rel_dir: str, problems: list[str], *, quiet: bool) -> StageResult:
     where = f"{rel_dir}/result.json"
     return read_model(StageResult, _read_json(ws, where, problems, quiet=quiet), problems, f"{where}: ") or StageResult()
+
+
+def _quoted_answer(answer: FinalAnswer | None) -> FinalAnswer | None:
+    """The final answer as the reports quote it: a runaway reply is cut, its lists kept to 50 items."""
+    if answer is None:
+        return None
+    return answer.model_copy(update={
+        "answer": quote(answer.answer, ANSWER_CHARS),
+        "caveats": [quote(c, ITEM_CHARS) for c in answer.caveats[:50]],
+        "reasoning_trace": [quote(r, ITEM_CHARS) for r in answer.reasoning_trace[:50]],
+    })
 
 
 def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[InputView]:

@@ -47,6 +47,7 @@ class ResumePoint:
 
     def __post_init__(self) -> None:
         self.context_before = dict(self.record.context)   # run.json's `context` as earlier attempts left it
+        self.calls_before = self.record.calls.model_copy(deep=True) if self.record.calls else None   # and `calls`
 
     @property
     def stages(self) -> list[StageRecord]:

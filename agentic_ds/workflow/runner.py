@@ -19,7 +19,6 @@ from typing import Any
 
 from google.genai import types
 
-from agentic_ds import __version__
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.agent_table import ROOT
@@ -30,18 +29,16 @@ from agentic_ds.runs.checkpoint import Checkpoint
 from agentic_ds.runs.events_log import EventsLog
 from agentic_ds.runs.stop_signals import StopSignals
 from agentic_ds.schema import (
-    Attempt,
-    Cost,
     CriterionRecord,
     FinalAnswer,
     RunRecord,
     RunStatus,
     SkippedInput,
     StageRecord,
-    now_iso,
     read_model,
     read_records,
 )
+from agentic_ds.workflow.run_facts import new_record, usage_into, where
 from agentic_ds.workspace import Workspace
 
 APP_NAME = ROOT  # the App is named after the root agent; sessions are stored under it
@@ -67,6 +64,8 @@ class RunOutcome:
     reason: str
     workspace: Workspace
     report_path: Path | None
+    hint: str | None = None        # what to do, when a model call ended the run
+    hint: str | None = None
 
 
 async def execute_run(
@@ -89,7 +88,7 @@ async def execute_run(
     for folder in (workspace.outputs, workspace.figures):
         folder.mkdir(parents=True, exist_ok=True)
     lock = run_lock.acquire(workspace.root)
-    record = request.resume.record if request.resume else _new_record(request)
+    record = request.resume.record if request.resume else new_record(request)
     if request.resume:
         record.begin_attempt()
         record.settings = settings_record(request.settings)   # as this attempt runs (budgets may be raised)
@@ -107,7 +106,7 @@ async def execute_run(
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
         record.isolation = assembled.services.code_runner.isolation
-        checkpoint.usage = lambda: _usage_into(record, assembled, request)
+        checkpoint.usage = lambda: usage_into(record, assembled, request)
         if request.resume:
             request.resume.carry_usage(assembled)
             for item in events.append_notice("status", request.resume.notice()):
@@ -116,6 +115,9 @@ async def execute_run(
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
+        assembled.calls.on_notice = lambda kind, text, author: [
+            sink(item) for item in events.append_notice(kind, text, author)
+        ]
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
         session_id, state_delta, run_config = await _open_session(request, session_service, assembled.run_config)
@@ -139,40 +141,26 @@ async def execute_run(
         final_state[S.STATUS_REASON] = f"{reason}; `agentic-ds resume {workspace.root.name}` continues it"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
+        # First, so no later step (reading the session, writing the reports) can leave run.json saying `running`.
+        record.end_attempt(RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}")
+        record.save(workspace.file("run.json"))
         final_state = await _safe_state(session_service)
         # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
         if RunStatus.of(final_state.get(S.RUN_STATUS), RunStatus.COMPLETED).answered:
-            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
-        for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
+            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc, final_state)
+        hint = getattr(exc, "hint", None)
+        text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        for item in events.append_notice("error", text + (f" (hint: {hint})" if hint else "")):
             sink(item)
     finally:
         gc.unfreeze()
         if stop is not None:
             stop.finishing()
         try:
-            outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
+            outcome = await _finish_safely(request, record, final_state, started, events, session_service, assembled)
         finally:
             lock.release()
     return outcome
-
-
-def _new_record(request: RunRequest) -> RunRecord:
-    workspace = request.workspace
-    started_at = now_iso()
-    return RunRecord(
-        id=workspace.root.name,
-        status=RunStatus.RUNNING,
-        started_at=started_at,
-        version=__version__,
-        task=request.task,
-        mode=request.mode,
-        models={role: choice.spec for role, choice in request.models.choices.items()},
-        models_reason=request.models.reason,
-        inputs=[workspace.rel(p) for p in workspace.input_files()],
-        skipped_inputs=read_records(SkippedInput, request.skipped_inputs),
-        settings=settings_record(request.settings),
-        attempts=[Attempt(started_at=started_at)],
-    )
 
 
 async def _open_session(request: RunRequest, service: Any, run_config: Any) -> tuple[str, dict[str, Any] | None, Any]:
@@ -194,39 +182,30 @@ def _take_back_cancellation() -> None:
             pass
 
 
-def _usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
-    """The run's model usage and context record so far, with what earlier attempts recorded, into its record."""
-    record.agents = assembled.usage.agents_record()
-    record.tokens = assembled.usage.totals()
-    by_model = assembled.budget.usage_by_model()
-    record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
-    earlier = request.resume.context_before if request.resume else {}
-    record.context = _with_earlier(earlier, assembled.context_json())
-
-
-def _with_earlier(earlier: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
-    """run.json's `context` over every attempt: counts summed, the largest prompt the largest of all."""
-    merged = dict(now)
-    for key, value in earlier.items():
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            continue
-        if key == "max_prompt_tokens":
-            merged[key] = max(value, merged.get(key) or 0)
-        elif key != "budget_tokens":
-            merged[key] = value + (merged.get(key) or 0)
-    return merged
-
-
-def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
+def _classify_failure(exc: Exception, state: dict[str, Any]) -> tuple[RunStatus, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
     from agentic_ds.errors import InputError
+    from agentic_ds.llm.faults import ModelCallFailed
 
     if isinstance(exc, InputError):  # our own words: what is wrong with the inputs and what to do
         return RunStatus.FAILED, exc.message + (f"; {exc.hint}" if exc.hint else "")
     if isinstance(exc, LlmCallsLimitExceededError):
         return RunStatus.INCOMPLETE, f"budget reached: the run hit max_llm_calls ({exc})"
+    if isinstance(exc, ModelCallFailed):
+        return RunStatus.FAILED, exc.message + where(state)
     return RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str, Any], *args: Any) -> RunOutcome:
+    """`_finish`, and should it break, still a run.json and an outcome that say the run failed."""
+    try:
+        return await _finish(request, record, state, *args)
+    except Exception as exc:  # noqa: BLE001 - the record must never be left saying `running`
+        before = state.get(S.STATUS_REASON) or "the run failed"
+        record.end_attempt(RunStatus.FAILED, f"{before}; finishing it failed too: {type(exc).__name__}: {exc}")
+        record.save(request.workspace.file("run.json"))
+        return RunOutcome(status=RunStatus.FAILED, reason=record.reason, workspace=request.workspace, report_path=None)
 
 
 async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
@@ -271,14 +250,18 @@ async def _finish(
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
-        _usage_into(record, assembled, request)
+        usage_into(record, assembled, request)
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
+        if record.calls is not None and record.calls.failure is not None:
+            record.calls.failure.where = where(state).strip(" ()") or None
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
     record.save(workspace.file("run.json"))
     report_path = _write_reports(workspace)
-    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
+    failure = record.calls.failure if record.calls is not None and status is RunStatus.FAILED else None
+    hint = failure.hint if failure else None
+    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path, hint=hint)
 
 
 def _write_reports(workspace: Workspace) -> Path:
