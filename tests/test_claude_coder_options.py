@@ -178,7 +178,7 @@ def test_the_claude_coder_gets_the_runs_call_policy_in_the_clis_terms(tmp_path):
     request = RunRequest(task="t", mode="simple", workspace=make_workspace(tmp_path, []), settings=settings,
                          models=RoleModels(choices, "test"))
     coder = _claude_coder_factory(choices["coder"], request.workspace, [], settings)(
-        name="coding_agent", context_builder=lambda state: {})
+        name="coding_agent", context_builder=lambda state: {}, template="Analyse the data.")
     assert coder.cli_env == {"CLAUDE_CODE_MAX_RETRIES": "7", "API_TIMEOUT_MS": "42000"}
     options = options_for(tmp_path, env=coder.cli_env)
     assert options.env["CLAUDE_CODE_MAX_RETRIES"] == "7" and options.env["API_TIMEOUT_MS"] == "42000"
