@@ -201,7 +201,7 @@ class LiveRenderer(PlainRenderer):
         self.live.refresh()
 
     def render(self) -> Any:
-        from rich.console import Group
+        from rich.console import Group, RenderableType
         from rich.text import Text
         from rich.tree import Tree
 
@@ -224,7 +224,7 @@ class LiveRenderer(PlainRenderer):
             facts.append(f"iteration {self.iteration}")
         facts.append(f"tokens {self.tokens_in:,} in / {self.tokens_out:,} out")
         facts.append(f"{int(time.monotonic() - self.started)} s")
-        lines = [tree, Text(" · ".join(facts), style="cyan")]
+        lines: list[RenderableType] = [tree, Text(" · ".join(facts), style="cyan")]
         if self.waiting:
             lines.append(Text(self.waiting, style="yellow"))
         return Group(*lines)

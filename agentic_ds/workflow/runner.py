@@ -65,7 +65,6 @@ class RunOutcome:
     workspace: Workspace
     report_path: Path | None
     hint: str | None = None        # what to do, when a model call ended the run
-    hint: str | None = None
 
 
 async def execute_run(
