@@ -53,3 +53,11 @@ def test_quote_is_bounded_and_idempotent():
     text = "a" * 10_000
     once = quote(text, 1_000)
     assert len(once) <= 1_000 and quote(once, 1_000) == once and quote("short", 1_000) == "short"
+
+
+def test_a_run_whose_models_made_no_requests_says_nothing_about_model_calls(tmp_path):
+    """The offline model answers in process: its runs record the policy but no request, and no "0 answered"."""
+    root = make_run(tmp_path, calls={"calls": 0, "attempts": 0, "timeout_s": 120.0, "max_retries": 5})
+    md, html = write_reports(Workspace(root))
+    for text in (md.read_text(encoding="utf-8"), html.read_text(encoding="utf-8")):
+        assert "Model calls:" not in text

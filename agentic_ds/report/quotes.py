@@ -22,8 +22,9 @@ def quote(text: str, limit: int, where: str = "run.json") -> str:
 
 
 def calls_note(calls: CallsSummary | None) -> str:
-    """`Model calls: 29 answered; 2 retries (3.1 s waiting), 1 timeout. ...`; empty when not recorded."""
-    if calls is None:
+    """`Model calls: 29 answered; 2 retries (3.1 s waiting), 1 timeout. ...`; empty when not recorded, or when no
+    call went through the policy (the offline and scripted models answer in process: "0 answered" would be false)."""
+    if calls is None or (calls.attempts == 0 and calls.failure is None):
         return ""
     parts = [f"{calls.calls} answered"]
     if calls.retries:
