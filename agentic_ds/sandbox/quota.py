@@ -4,7 +4,7 @@ RLIMIT_FSIZE caps each file; this caps their sum. While a cell runs it is polled
 space of the filesystems holding the work folders (`statvfs`, constant time) tells how much was
 written since the cell began, whoever wrote it. Only when that could put the run over its quota are
 the folders measured exactly (allocated blocks, hard links counted once), so writes by other
-programs on the machine never stop a cell by themselves.
+programs on the machine never stop a cell by themselves. `QuotaGuard` does the polling.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ class DiskQuota:
         self.folders = folders
         self.quota = quota_bytes
         self.used_at_start = 0
-        self._free_at_start: dict[int, int] = {}
+        self.threshold = quota_bytes
+        self._used_at_base = 0
+        self._free_at_base: dict[int, int] = {}
 
     def usage(self) -> int:
         """Bytes allocated under the work folders (hard links counted once), walked without following links."""
@@ -39,7 +41,14 @@ class DiskQuota:
 
     def begin(self) -> None:
         self.used_at_start = self.usage()
-        self._free_at_start = self._free()
+        # A cell is stopped when the folders grow past the quota, and past what they held when it began.
+        self.threshold = max(self.quota, self.used_at_start)
+        self._rebase(self.used_at_start)
+
+    def _rebase(self, used: int) -> None:
+        """Measure growth from now on, the folders holding `used` bytes."""
+        self._used_at_base = used
+        self._free_at_base = self._free()
 
     def _free(self) -> dict[int, int]:
         free: dict[int, int] = {}
@@ -50,15 +59,26 @@ class DiskQuota:
                 free[st.st_dev] = vfs.f_bfree * vfs.f_frsize
         return free
 
-    def exceeded(self) -> bool:
-        """True when the work folders grew past the quota during this cell (a cell that only deletes
-        files, to come back under the quota, is never stopped)."""
-        now = self._free()
-        written = sum(max(0, self._free_at_start.get(dev, free) - free) for dev, free in now.items())
-        if self.used_at_start + written <= self.quota:
-            return False
+    def may_be_exceeded(self) -> bool:
+        """Cheap (statvfs): False when the work folders surely did not grow past the threshold; True when
+        the space their filesystems lost since the last measure could have put them past it."""
+        written = sum(max(0, self._free_at_base.get(dev, free) - free) for dev, free in self._free().items())
+        return self._used_at_base + written > self.threshold
+
+    def confirm(self) -> bool:
+        """Exact (a walk): True when the work folders are past the threshold. When they are not, the space
+        was taken by other programs: growth is measured from here on, so they alone never stop a cell."""
         used = self.usage()
-        return used > self.quota and used > self.used_at_start
+        if used > self.threshold:
+            return True
+        self._rebase(used)
+        return False
+
+    def allow_more(self, extra: int) -> None:
+        """Raise the threshold to what the folders hold now plus `extra` bytes (after a cell was stopped)."""
+        used = self.usage()
+        self.threshold = max(self.threshold, used) + extra
+        self._rebase(used)
 
     def over(self) -> int:
         """Bytes over the quota now (0 when under)."""
