@@ -7,7 +7,7 @@ renames itself `bwrap` is still found); the kernel's own ancestors are known by 
 start. A thread the cell started inside the kernel that is still running when the cell returns
 cannot be killed alone: the kernel is restarted, and the agent told. While a cell runs, a
 `Watchdog` stops it when the sandbox as a whole goes past its CPU time or the run's disk quota (the
-quota's own thread stops the sandbox's processes the moment it is passed; see `quota_guard`).
+quota's own watcher stops the sandbox's processes the moment it is passed; see `quota_guard`).
 Under rlimits only without a cgroup, a process that daemonizes (double fork + setsid) escapes the
 sweep and lives until it exits on its own.
 """
@@ -109,8 +109,6 @@ class SandboxKernel:
         self.watchdog = Watchdog(
             cgroup=self.process_limits.cgroup,
             pids=self._sandbox_pids,
-            writers=self._writers,
-            kernel=lambda: self.kernel_pid,
             quota=DiskQuota(run_dir, layout.writable_paths(run_dir), limits.disk_quota_mb * 1024 * 1024),
             cpu_s=limits.cpu_s,
             file_limit_bytes=limits.max_file_mb * 1024 * 1024,
@@ -160,6 +158,13 @@ class SandboxKernel:
             raise RuntimeError(f"the sandboxed kernel did not start: {exc}") from exc
         self.kernel_pid = self._find_kernel_pid()
         self._keep = self._ancestry(self.kernel_pid)
+        runs_code = self.kernel_pid if self.kernel_pid is not None else self.root_pid
+        if runs_code is not None and self.root_pid is not None:
+            cgroup = self.process_limits.cgroup
+            self.watchdog.quota_guard.start(
+                kernel=runs_code, root=self.root_pid, spare=self._keep - {runs_code},
+                cgroup_procs=cgroup.procs_file if cgroup is not None else None,
+            )
 
     def _close_launch_fds(self) -> None:
         self._mount_fds.close()
@@ -208,10 +213,6 @@ class SandboxKernel:
         if root is not None:
             pids |= proctree.descendants(root)
         return pids
-
-    def _writers(self) -> set[int]:
-        """The sandbox's processes that run its code: all but the bubblewrap processes above the kernel."""
-        return self._sandbox_pids() - (self._keep - {self.kernel_pid})
 
     def sweep(self) -> int:
         """Kill every process of the sandbox except the kernel and its ancestors. Returns how many."""
@@ -263,6 +264,7 @@ class SandboxKernel:
         with contextlib.suppress(Exception):
             if await self.km.is_alive():
                 await self.km.shutdown_kernel(now=True)
+        self.watchdog.quota_guard.close()
         self.sweep()
         root = self.root_pid
         if root is not None:

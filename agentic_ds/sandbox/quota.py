@@ -2,9 +2,10 @@
 
 RLIMIT_FSIZE caps each file; this caps their sum. While a cell runs it is polled cheaply: the free
 space of the filesystems holding the work folders (`statvfs`, constant time) tells how much was
-written since the cell began, whoever wrote it. Only when that could put the run over its quota are
-the folders measured exactly (allocated blocks, hard links counted once), so writes by other
-programs on the machine never stop a cell by themselves. `QuotaGuard` does the polling.
+written since the cell began, whoever wrote it (`budget()`: how much may be). Only when that could
+put the run over its quota are the folders measured exactly (allocated blocks, hard links counted
+once), so writes by other programs on the machine never stop a cell by themselves. `QuotaGuard` and
+its watcher process do the polling.
 """
 
 from __future__ import annotations
@@ -59,11 +60,10 @@ class DiskQuota:
                 free[st.st_dev] = vfs.f_bfree * vfs.f_frsize
         return free
 
-    def may_be_exceeded(self) -> bool:
-        """Cheap (statvfs): False when the work folders surely did not grow past the threshold; True when
-        the space their filesystems lost since the last measure could have put them past it."""
-        written = sum(max(0, self._free_at_base.get(dev, free) - free) for dev, free in self._free().items())
-        return self._used_at_base + written > self.threshold
+    def budget(self) -> tuple[int, dict[int, int]]:
+        """What the folders' filesystems may still lose before the threshold could be passed, and their free
+        bytes (by device) it is counted from: the watcher's trigger."""
+        return self.threshold - self._used_at_base, dict(self._free_at_base)
 
     def confirm(self) -> bool:
         """Exact (a walk): True when the work folders are past the threshold. When they are not, the space

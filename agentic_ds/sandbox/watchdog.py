@@ -2,7 +2,8 @@
 
 `check()` is cheap and called a few times a second by the execution loop; it names the limit a cell
 went past ("cpu" or "disk"), so the cell is stopped and the agent told which. The disk quota is watched
-by a `QuotaGuard` thread, which stops the sandbox's processes itself the moment it is passed. `memory_kills()` says
+by a `QuotaGuard` (a thread and a watcher process), which stops the sandbox's processes itself the
+moment it is passed. `memory_kills()` says
 whether the memory cgroup's OOM killer ended processes during the cell.
 """
 
@@ -27,8 +28,6 @@ class Watchdog:
         *,
         cgroup: SandboxCgroup | None,
         pids: Callable[[], set[int]],
-        writers: Callable[[], set[int]],
-        kernel: Callable[[], int | None],
         quota: DiskQuota,
         cpu_s: float,
         file_limit_bytes: int,
@@ -36,7 +35,7 @@ class Watchdog:
         self.cgroup = cgroup
         self.pids = pids
         self.quota = quota
-        self.quota_guard = QuotaGuard(quota, writers, kernel, file_limit_bytes)
+        self.quota_guard = QuotaGuard(quota, file_limit_bytes)
         self.cpu_s = cpu_s
         self._cpu_at_start = 0.0
         self._oom_at_start = 0
