@@ -18,14 +18,25 @@ real-time priority (it sleeps almost all the time). Ends when stdin closes.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import select
 import signal
 import sys
-
-from proctree import descendants  # started by path: this module's folder is on sys.path
+from pathlib import Path
 
 POLL_S = 0.002
+
+
+def _load_proctree():   # started by path, not as part of the package (whose imports take half a second)
+    spec = importlib.util.spec_from_file_location("agentic_ds_proctree", Path(__file__).with_name("proctree.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+descendants = _load_proctree().descendants
 
 
 def main(argv: list[str]) -> None:
