@@ -176,7 +176,7 @@ async def main() -> None:
             "serialised as a provider receives it (system instruction, tool declarations, contents); a call's "
             "cacheable prefix is its longest common prefix with the same agent's previous request; first calls "
             "count in the denominator with 0 cacheable tokens. Tokens: `count_tokens(None, text)`.",
-            *([f"", args.label] if args.label else []),
+            *(["", args.label] if args.label else []),
             "",
             *rows,
             "",
