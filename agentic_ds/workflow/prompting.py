@@ -84,13 +84,15 @@ def _tidy(text: str) -> str:
 
 
 def render_parts(name: str, context: Mapping[str, Any]) -> PromptParts:
-    """Render the `static` and `per_call` blocks of `prompts/<name>.md.j2`; `PromptError` on a missing
-    variable, a broken template or a template without both blocks."""
+    """Render the `static` and `per_call` blocks of `prompts/<name>.md.j2` (a template without blocks is all
+    static); `PromptError` on a missing variable, a broken template or only one of the two blocks."""
     env = _environment(str(prompts_dir()))
     try:
         template = env.get_template(f"{name}.md.j2")
+        if not template.blocks:  # a template of one piece (e.g. a user's own, from before the split) is all static
+            return PromptParts(static=_tidy(template.render(**context)), per_call="")
         if set(template.blocks) != {STATIC, PER_CALL}:
-            raise PromptError(f"prompt '{name}' must have exactly the blocks '{STATIC}' and '{PER_CALL}'")
+            raise PromptError(f"prompt '{name}' must have both blocks '{STATIC}' and '{PER_CALL}', or none")
         blocks = {
             block: "".join(template.blocks[block](template.new_context(dict(context)))) for block in (STATIC, PER_CALL)
         }
