@@ -16,13 +16,14 @@ DATA ?= examples/data
 MODE ?= orchestrated
 MODEL ?= offline
 
-.PHONY: help install run test lint bench clean-venv
+.PHONY: help install run test test-local lint bench clean-venv
 
 help:
 	@echo "make run     run the main job on $(DATA) with the offline model (no API key needed)"
 	@echo "make test    run the whole test suite"
 	@echo "make lint    ruff and mypy (configured in pyproject.toml; not yet part of make test)"
 	@echo "make bench   run the benchmarks (figures go to BENCHMARKS.md)"
+	@echo "make test-local  both modes against a real llama.cpp server with SmolLM2-135M (builds it once: 3-8 min)"
 	@echo "variables:   TASK='...' DATA=path MODE=orchestrated|simple MODEL=offline PYTHON=python3.12"
 
 $(BIN)/python:
@@ -48,6 +49,10 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check agentic_ds tests bench
 	$(BIN)/mypy
+
+# Opt-in: builds llama-cpp-python's server once into ~/.cache/agentic-ds/local-llm, then runs both modes against it.
+test-local: $(STAMP)
+	$(BIN)/python bench/local_model.py
 
 bench: $(STAMP)
 	for b in startup sandbox persistence loops context overhead parsers profiling; do $(BIN)/python bench/$$b.py || exit 1; done

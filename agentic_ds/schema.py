@@ -2,26 +2,24 @@
 records kept in session state.
 
 The writers (the workflow, `workflow/runner.py`) and every reader (the reports, `list`, `show`) use these
-models. Writing validates. Reading never fails: `read_model` keeps every field that holds what the writer
-would have written and leaves the others at their defaults, saying which in `problems`, so a partial or
-hand-broken file still shows what it can. Session state stores records as plain dicts (JSON, persisted in
+models. Writing validates. Reading never fails: `read_model` (`schema_reading.py`, re-exported here) keeps
+every field that holds what the writer would have written and leaves the others at their defaults, saying which
+in `problems`, so a partial or hand-broken file still shows what it can. Session state stores records as plain dicts (JSON, persisted in
 session.db); `stages_in`/`stages_out` and `criteria_in`/`criteria_out` are the seams where they become models.
 """
 
 from __future__ import annotations
 
-import json
-import types
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
-from functools import cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_serializer
 
 from agentic_ds.runs import safe_files
+from agentic_ds.schema_reading import read_model as read_model
+from agentic_ds.schema_reading import read_records as read_records
 
 
 class RunStatus(StrEnum):
@@ -41,6 +39,11 @@ class RunStatus(StrEnum):
     def answered(self) -> bool:
         """The answer passed its checks (the command exits 0)."""
         return self in (RunStatus.COMPLETED, RunStatus.COMPLETED_WITH_WARNINGS)
+
+    @property
+    def resumable(self) -> bool:
+        """The run stopped before its answer passed its checks: `agentic-ds resume` may continue it."""
+        return self in (RunStatus.INCOMPLETE, RunStatus.FAILED, RunStatus.INTERRUPTED)
 
     @classmethod
     def of(cls, value: object, default: RunStatus) -> RunStatus:
@@ -162,6 +165,43 @@ class Tokens(Record):
     llm_calls: int = 0
 
 
+class ModelCallsSummary(Record):
+    """One model's calls under the call policy (run.json's `calls.by_model`)."""
+
+    calls: int = 0                 # calls that got an answer
+    attempts: int = 0              # requests sent, retries included
+    retries: int = 0
+    wait_s: float = 0.0            # time spent backing off before retries
+    timeouts: int = 0
+    failures: int = 0              # calls that failed for good
+    step_downs: list[str] = Field(default_factory=list)
+
+
+class CallFailure(Record):
+    """The model call that ended the run."""
+
+    model: str
+    api_base: str | None = None
+    agent: str | None = None
+    where: str | None = None       # "stage 2 of 3: Revenue by region", "during planning"
+    kind: str                      # rate_limited, server_error, timeout, connection, auth, not_found, ...
+    status: int | None = None
+    message: str
+    attempts: int = 1
+    hint: str | None = None
+
+
+class CallsSummary(ModelCallsSummary):
+    """run.json's `calls`: how the run's model calls went, over every attempt of a resumed run."""
+
+    replies_capped: int = 0
+    timeout_s: float | None = None
+    max_retries: int | None = None
+    capabilities: dict[str, str] = Field(default_factory=dict)
+    by_model: dict[str, ModelCallsSummary] = Field(default_factory=dict)
+    failure: CallFailure | None = None
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -170,6 +210,19 @@ class SkippedInput(Record):
     """An input the run could not use, and the profiler's reason."""
 
     path: str = ""
+    reason: str = ""
+
+
+class Attempt(Record):
+    """One process that worked on a run (run.json's `attempts`): the first `run`, then each `resume`.
+
+    `ended_at` None: the process ended without saying so (killed or crashed); `wall_s` is then as of its
+    last checkpoint."""
+
+    started_at: str = ""
+    ended_at: str | None = None
+    wall_s: float = 0.0
+    status: RunStatus = RunStatus.RUNNING
     reason: str = ""
 
 
@@ -197,10 +250,38 @@ class RunRecord(Record):
     tokens: Tokens = Field(default_factory=Tokens)
     events: int = 0
     context: dict[str, Any] = Field(default_factory=dict)   # prompt budget, compactions, loop responses
+    calls: CallsSummary | None = None                       # model calls: retries, waits, timeouts, the failure
     stages: list[StageRecord] = Field(default_factory=list)
     criteria: list[CriterionRecord] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     final_answer: FinalAnswer | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)   # the effective settings, secrets left out (resume)
+    attempts: list[Attempt] = Field(default_factory=list)
+
+    def begin_attempt(self) -> None:
+        """Open a resumed attempt; an earlier one that never recorded its end died without finishing."""
+        if not self.attempts:   # written before run.json had attempts: its own facts are the first one's
+            self.attempts.append(Attempt(started_at=self.started_at, ended_at=self.ended_at, wall_s=self.wall_s or 0.0,
+                                         status=self.status, reason=self.reason))
+        for attempt in self.attempts:
+            if attempt.ended_at is None and attempt.status is RunStatus.RUNNING:
+                attempt.status = RunStatus.INTERRUPTED
+                attempt.reason = "the process ended without finishing (killed, crashed, or the machine stopped)"
+        self.attempts.append(Attempt(started_at=now_iso()))
+        self.status, self.reason, self.ended_at = RunStatus.RUNNING, "", None
+
+    def clock(self, seconds: float) -> None:
+        """This attempt has run `seconds`: the run's wall time is every attempt's together."""
+        if self.attempts:
+            self.attempts[-1].wall_s = round(seconds, 3)
+        self.wall_s = round(sum(attempt.wall_s for attempt in self.attempts), 3)
+
+    def end_attempt(self, status: RunStatus, reason: str) -> None:
+        self.status, self.reason, self.ended_at = status, reason, now_iso()
+        if self.attempts:
+            self.attempts[-1] = self.attempts[-1].model_copy(
+                update={"ended_at": self.ended_at, "status": status, "reason": reason}
+            )
 
     @field_serializer("stages")
     def _stage_summaries(self, stages: list[StageRecord]) -> list[dict[str, Any]]:
@@ -235,77 +316,3 @@ class StageResult(Record):
     decision: dict[str, Any] = Field(default_factory=dict)
     figures: list[str] = Field(default_factory=list)
     files: list[str] = Field(default_factory=list)
-
-
-# -- tolerant reading ---------------------------------------------------------------------------
-M = TypeVar("M", bound=BaseModel)
-
-
-def read_model(model: type[M], data: Any, problems: list[str] | None = None, where: str = "") -> M | None:
-    """`data` as `model`, field by field: a value the writer could have written is kept (records inside
-    lists and mappings one by one), anything else is left at its default and named in `problems`. None when
-    `data` is not an object or lacks a required field."""
-    notes = problems if problems is not None else []
-    if not isinstance(data, Mapping):
-        return None
-    kept: dict[str, Any] = {}
-    for name, field in model.model_fields.items():
-        if name not in data:
-            continue
-        value = _read_value(field.annotation, data[name], notes, f"{where}{name}")
-        if value is not _INVALID:
-            kept[name] = value
-    try:
-        return model.model_validate(kept)
-    except ValidationError as exc:
-        missing = sorted({str(error["loc"][0]) for error in exc.errors() if error["loc"]})
-        notes.append(f"{where.rstrip('.') or model.__name__} lacks {', '.join(missing)}: ignored")
-        return None
-
-
-def read_records(model: type[M], values: Any, problems: list[str] | None = None, where: str = "") -> list[M]:
-    """Each item of the list `values` that reads as `model` (see `read_model`); the others are skipped."""
-    items = values if isinstance(values, list) else []
-    read = (read_model(model, item, problems, f"{where}[{i}].") for i, item in enumerate(items))
-    return [record for record in read if record is not None]
-
-
-_INVALID = object()
-
-
-def _read_value(annotation: Any, value: Any, problems: list[str], where: str) -> Any:
-    record = _record_type(annotation)
-    origin = get_origin(annotation)
-    if record is not None and isinstance(value, Mapping):
-        read = read_model(record, value, problems, f"{where}.")
-        return _INVALID if read is None else read
-    if origin is list and _record_type(get_args(annotation)[0]) is not None and isinstance(value, list):
-        item_type = get_args(annotation)[0]
-        items = [_read_value(item_type, item, problems, f"{where}[{i}]") for i, item in enumerate(value)]
-        return [item for item in items if item is not _INVALID]
-    if origin is dict and _record_type(get_args(annotation)[1]) is not None and isinstance(value, Mapping):
-        item_type = get_args(annotation)[1]
-        entries = {str(k): _read_value(item_type, v, problems, f"{where}.{k}") for k, v in value.items()}
-        return {k: v for k, v in entries.items() if v is not _INVALID}
-    try:
-        # Strict JSON-mode validation: what json.loads gives for a value the writer wrote, nothing coerced
-        # ("yes" is no bool, "2" no int), while enums still read from their values.
-        return _adapter(annotation).validate_json(json.dumps(value), strict=True)
-    except (ValidationError, TypeError, ValueError):
-        problems.append(f"{where} is not valid: ignored")
-        return _INVALID
-
-
-def _record_type(annotation: Any) -> type[BaseModel] | None:
-    """The record type of `annotation` (a model, or an optional model), else None."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if get_origin(annotation) in (Union, types.UnionType):
-        records = [arg for arg in get_args(annotation) if isinstance(arg, type) and issubclass(arg, BaseModel)]
-        return records[0] if len(records) == 1 else None
-    return None
-
-
-@cache
-def _adapter(annotation: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(annotation)

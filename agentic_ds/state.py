@@ -32,6 +32,7 @@ LAST_EXECUTION = "last_execution"      # ExecutionSummary of the coder's last ru
 CODE_REVIEW = "code_review"            # code_reviewer's critique of the current attempt
 IMPL_DECISION = "impl_decision"        # impl_confirmation's {exit, reason}
 CRITERIA_UPDATE = "criteria_update"    # criteria_checker's raw structured output
+CHECK_DUE = "check_due"                # a stage ended; the criteria check and reflection after it are still to run
 REFLECTION = "reflection"              # stage_reflector's raw structured output
 REPORT_TEXT = "report_text"            # summary_agent's report (also written to report.md)
 RUN_STATUS = "run_status"              # schema.RunStatus

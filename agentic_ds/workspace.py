@@ -12,7 +12,7 @@ from agentic_ds.errors import PathEscape
 _SLUG_BAD = re.compile(r"[^a-z0-9]+")
 
 # Files and folders the agents may read but never write through the file tools.
-PROTECTED = ("inputs", "stages", "analysis.ipynb", "session.db", "events.jsonl", "run.json", ".sandbox")
+PROTECTED = ("inputs", "stages", "analysis.ipynb", "session.db", "events.jsonl", "run.json", ".sandbox", ".lock")
 
 
 def slugify(text: str, max_len: int = 40) -> str:

@@ -162,3 +162,23 @@ def test_cap_text_keeps_head_and_tail():
     assert capped.startswith("A" * 75) and capped.endswith("B" * 25)
     assert "900 characters cut" in capped
     assert cap_text("short", 100) == "short"
+
+
+def test_the_claude_coder_gets_the_runs_call_policy_in_the_clis_terms(tmp_path):
+    """Claude Code retries API errors itself: the run's calls.retries / calls.timeout_s become its settings."""
+    from agentic_ds.config.models import ModelChoice, RoleModels
+    from agentic_ds.config.settings import ROLES, Settings
+    from agentic_ds.testing.harness import make_workspace
+    from agentic_ds.workflow.assembly import _claude_coder_factory
+    from agentic_ds.workflow.runner import RunRequest
+
+    settings = Settings(calls={"timeout_s": 42, "retries": 7})
+    choices = {r: ModelChoice(r, "claude-code" if r == "coder" else "offline", "claude-code" if r == "coder" else "offline")
+               for r in ROLES}
+    request = RunRequest(task="t", mode="simple", workspace=make_workspace(tmp_path, []), settings=settings,
+                         models=RoleModels(choices, "test"))
+    coder = _claude_coder_factory(choices["coder"], request.workspace, [], settings)(
+        name="coding_agent", context_builder=lambda state: {}, template="Analyse the data.")
+    assert coder.cli_env == {"CLAUDE_CODE_MAX_RETRIES": "7", "API_TIMEOUT_MS": "42000"}
+    options = options_for(tmp_path, env=coder.cli_env)
+    assert options.env["CLAUDE_CODE_MAX_RETRIES"] == "7" and options.env["API_TIMEOUT_MS"] == "42000"

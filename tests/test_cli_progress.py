@@ -89,3 +89,26 @@ def test_a_reader_that_goes_away_does_not_stop_the_run():
     renderer.on_event({"kind": "text", "author": "a", "text": "hello"})
     renderer.finish("completed", "", None, None)  # no exception
     assert renderer.reader_gone
+
+
+WAITING = {"kind": "waiting", "author": "coding_agent",
+           "text": "coding_agent: waiting for openai/x (attempt 2/5, retrying in 4 s: HTTP 429 rate limited)"}
+
+
+def test_a_waiting_model_call_shows_in_every_renderer():
+    plain = io.StringIO()
+    PlainRenderer(plain).on_event(WAITING)
+    assert plain.getvalue().strip() == f"[coding_agent] {WAITING['text']}"
+    lines = io.StringIO()
+    JsonRenderer(lines).on_event(WAITING)
+    assert '"kind": "waiting"' in lines.getvalue() and "retrying in 4 s" in lines.getvalue()
+    renderer = LiveRenderer(FakeTty())
+    renderer.on_event(WAITING)
+    snapshot = Console(file=io.StringIO(), width=140, color_system=None)
+    snapshot.print(renderer.render())
+    assert WAITING["text"] in snapshot.file.getvalue() and "> coding_agent" in snapshot.file.getvalue()
+    renderer.on_event({"kind": "text", "author": "coding_agent", "text": "done"})  # the answer came: the wait is over
+    snapshot = Console(file=io.StringIO(), width=140, color_system=None)
+    snapshot.print(renderer.render())
+    assert "waiting for" not in snapshot.file.getvalue()
+    renderer.close()

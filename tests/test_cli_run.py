@@ -40,7 +40,7 @@ def workflow(monkeypatch):
         def outcome(self, status: str = "completed", reason: str = "", raises: BaseException | None = None):
             self.status, self.reason, self.raises = status, reason, raises
 
-        async def execute_run(self, request, *, on_event=None, llm_overrides=None):
+        async def execute_run(self, request, *, on_event=None, llm_overrides=None, stop=None):
             self.requests.append(request)
             for event in self.events:
                 on_event(event)
@@ -212,7 +212,8 @@ def test_ctrl_c_exits_130_and_keeps_the_run_directory(workflow):
     assert result.stdout.splitlines()[-3:] == [
         f"run: workdirs/{run_dir.name}",
         "report: not written",
-        "status: interrupted - stopped by Ctrl-C; the run directory keeps everything done so far",
+        "status: interrupted - stopped by Ctrl-C; the run directory keeps everything done so far "
+        f"(`agentic-ds resume {run_dir.name}` continues it)",
     ]
 
 

@@ -125,7 +125,11 @@ def test_only_claude_models_get_cache_markers(spec, wanted):
 
 PROBE = Path(__file__).with_name("cache_marker_probe.py")
 CLAUDE = "anthropic/claude-sonnet-4-5"
-OTHERS = ["openai/gpt-4o", "openai/qwen2.5-7b-instruct"]
+HOSTED_OPENAI = "openai/gpt-4o"
+LOCAL = "openai/qwen2.5-7b-instruct"
+# A hosted provider's native features, for the stand-in on 127.0.0.1 (a local api_base would otherwise start
+# from the most compatible settings: tools in the text protocol, string content).
+NATIVE = {"tool_calling": "native", "message_content": "parts", "structured_output": "json_schema"}
 
 
 @pytest.fixture(scope="module")
@@ -133,16 +137,20 @@ def sent() -> dict[str, dict]:
     """What LiteLLM sent for each case, keyed by case, through the product's own model factory, to a fake
     provider on 127.0.0.1 (`cache_marker_probe.py` runs in a process of its own, without credentials)."""
     with FakeProvider() as provider:
-        cases = [{"spec": CLAUDE, "api_base": provider.url}]
-        cases += [{"spec": spec, "api_base": provider.url + "/v1"} for spec in OTHERS]
-        cases.append({"spec": CLAUDE, "api_base": provider.url, "extra": {"cache_control_injection_points": []}})
+        cases = [
+            {"spec": CLAUDE, "api_base": provider.url, "options": NATIVE},
+            {"spec": HOSTED_OPENAI, "api_base": provider.url + "/v1", "options": NATIVE},
+            {"spec": LOCAL, "api_base": provider.url + "/v1"},
+            {"spec": CLAUDE, "api_base": provider.url, "options": NATIVE,
+             "extra": {"cache_control_injection_points": []}},
+        ]
         env = {k: v for k, v in os.environ.items() if k not in CREDENTIAL_VARS and not k.startswith("AGENTIC_DS_")}
         done = subprocess.run([sys.executable, str(PROBE), json.dumps(cases)], env=env, capture_output=True,
                               text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
         assert [json.loads(line)["reply"] for line in done.stdout.splitlines()] == ["ok"] * len(cases)
     assert len(provider.bodies) == len(cases)
-    keys = [CLAUDE, *OTHERS, "claude, markers off"]
+    keys = [CLAUDE, HOSTED_OPENAI, LOCAL, "claude, markers off"]
     return {key: {"path": path, "body": body} for key, path, body in zip(keys, provider.paths, provider.bodies)}
 
 
@@ -169,13 +177,17 @@ def test_claude_gets_a_cache_marker_on_the_static_system_prompt_and_on_the_turn(
     assert markers(body) == 2
 
 
-@pytest.mark.parametrize("spec", OTHERS)
+@pytest.mark.parametrize("spec", [HOSTED_OPENAI, LOCAL])
 def test_other_providers_get_no_cache_marker(sent, spec):
     path, body = sent[spec]["path"], sent[spec]["body"]
     assert path.endswith("/chat/completions")
     assert markers(body) == 0
-    assert body["messages"][0] == {"role": "system", "content": STATIC}
-    assert PER_CALL in body["messages"][1]["content"]
+    # the static part heads the system message (a local model gets the text-protocol tool list after it)
+    system = body["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith(STATIC)
+    first = body["messages"][1]["content"]
+    first = first if isinstance(first, str) else first[0]["text"]
+    assert PER_CALL in first
 
 
 def test_a_users_own_injection_points_replace_the_markers(sent):

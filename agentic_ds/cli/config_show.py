@@ -3,39 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-MASK = "********"
-# `token` only as a whole word part (auth_token), never `max_tokens`: counts are not secrets.
-_SECRET_KEY = re.compile(r"(api_?key|secret|password|passwd|credential|authorization|(^|_)token$)", re.IGNORECASE)
-_SECRET_ENV = re.compile(r"(_KEY$|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
+from agentic_ds.config.secrets import MASK, mask_secrets, secret_values
 
-
-def secret_values(env: Mapping[str, str]) -> list[str]:
-    """Values of environment variables that look like secrets (`*_KEY`, `*TOKEN*`...), longest first."""
-    values = {value for name, value in env.items() if _SECRET_ENV.search(name) and len(value) >= 4}
-    return sorted(values, key=len, reverse=True)
-
-
-def mask_secrets(data: Any, secrets: list[str]) -> Any:
-    """Mask values under secret-looking keys (not `*_env`, which only names a variable) and any
-    occurrence of a known secret value anywhere."""
-    if isinstance(data, dict):
-        masked = {}
-        for key, value in data.items():
-            secret_key = _SECRET_KEY.search(str(key)) and not str(key).endswith("_env")
-            masked[key] = MASK if secret_key and value not in (None, "", {}, []) else mask_secrets(value, secrets)
-        return masked
-    if isinstance(data, list):
-        return [mask_secrets(item, secrets) for item in data]
-    if isinstance(data, str):
-        for secret in secrets:
-            data = data.replace(secret, MASK)
-        return data
-    return data
+__all__ = ["MASK", "config_document", "mask_secrets", "render_yaml", "secret_values"]
 
 
 def config_document(config: str | None, model_flags: tuple[str, ...], workdir: str | None = None) -> tuple[dict[str, Any], str | None]:

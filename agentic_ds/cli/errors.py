@@ -1,7 +1,8 @@
 """Turn every way a command can end into one clear line, a hint, and the documented exit code.
 
 `error: <what is wrong>` and `hint: <what to do>` go to stderr; no traceback unless `--debug`.
-Exit codes: 0 completed, 3 incomplete, 1 failed at run time, 2 usage/config/input error, 130 interrupted.
+Exit codes: 0 completed, 3 incomplete, 1 failed at run time, 2 usage/config/input error, 130 interrupted
+(Ctrl-C), 143 stopped by SIGTERM, 129 by SIGHUP.
 """
 
 from __future__ import annotations
@@ -67,12 +68,12 @@ class AgenticGroup(click.Group):
             command_path = exc.ctx.command_path if getattr(exc, "ctx", None) else prog_name  # type: ignore[attr-defined]
             report_error(_click_message(exc), f"run '{command_path} --help' for usage and examples")
             return exc.exit_code
-        except click.exceptions.Abort:
-            report_error("interrupted", "nothing was lost: run directories are never deleted")
-            return EXIT_INTERRUPTED
-        except KeyboardInterrupt:
-            report_error("interrupted", "nothing was lost: run directories are never deleted")
-            return EXIT_INTERRUPTED
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            # Ctrl-C, or SIGTERM/SIGHUP (`Stopped`) before a run began; click wraps it in Abort.
+            signum = getattr(exc, "signum", None) or getattr(exc.__cause__, "signum", None)
+            report_error(f"interrupted by {signum.name}" if signum else "interrupted",
+                         "nothing was lost: run directories are never deleted")
+            return 128 + signum if signum else EXIT_INTERRUPTED
         except AgenticDSError as exc:
             if self.show_tracebacks:
                 report_traceback()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from pathlib import Path
 
 # litellm fetches its cost map from the network at import unless this is set; it must precede any import of it.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -30,7 +31,9 @@ Exit codes:
   3    incomplete (some stage or success criterion not met)
   1    failed at run time
   2    usage, configuration or input error
-  130  interrupted (Ctrl-C)"""
+  130  interrupted by Ctrl-C (SIGINT)
+  143  stopped by SIGTERM
+  129  stopped by SIGHUP (the terminal went away)"""
 
 
 @click.group("agentic-ds", cls=AgenticGroup, context_settings=CONTEXT_SETTINGS)
@@ -46,6 +49,7 @@ def main(ctx: click.Context, debug: bool) -> None:
       agentic-ds run --mode orchestrated "Which region grows fastest, and why?" --files data/
       agentic-ds run --mode simple "Describe sales.csv" --files sales.csv --model offline
       agentic-ds config show
+      agentic-ds resume 20261122-0215    # continue a run that stopped
     """
     if isinstance(ctx.command, AgenticGroup):
         ctx.command.show_tracebacks = debug
@@ -105,7 +109,43 @@ def run(**kwargs: object) -> int:
     return run_click_command(**kwargs)
 
 
-for _command in (main, run):
+@main.command("resume", context_settings=CONTEXT_SETTINGS)
+@click.argument("run", metavar="RUN")
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder holding the run directories (default: the configured workdir, ./workdirs).")
+@click.option("--config", metavar="FILE", help="YAML config file to read secrets such as API keys from (as for `run`).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final lines (run, report, status).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per line: every event, then run_finished.")
+@click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), metavar="USD",
+              help="Raise or set the run's cost limit (what earlier attempts spent counts).")
+@click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N",
+              help="Raise or set the run's limit on model calls (earlier attempts' calls count).")
+@click.option("--max-tokens", type=click.IntRange(min=1), metavar="N",
+              help="Raise or set the run's token limit (earlier attempts' tokens count).")
+def resume(**kwargs: object) -> int:
+    """Continue a run that stopped - interrupted (Ctrl-C, SIGTERM, SIGHUP), killed, failed or incomplete -
+    where it stopped, in its own directory.
+
+    RUN is a run directory, a run id, or a unique prefix of one (as for `show`). The task, mode, models and
+    settings are the ones the run recorded; API keys come from today's environment, .env or --config. The
+    inputs' profile, the plan and every finished stage are kept (never re-run, their files untouched); a stage
+    that was under way runs again from its start, its earlier cells kept on record. The criteria are checked
+    and the report is written again, covering every attempt; budgets count what earlier attempts spent.
+    A completed run, a run still running, or one without a session (session.db) is refused with exit 2.
+
+    \b
+    Examples:
+      agentic-ds resume 20261122-0215
+      agentic-ds resume workdirs/20261122-021538-what-drives-revenue --max-cost 5
+      agentic-ds list    # interrupted runs say so
+    """
+    from agentic_ds.cli.resume import ResumeOptions, resume_command
+
+    ctx = click.get_current_context()
+    return resume_command(ResumeOptions(debug=bool(ctx.find_root().params.get("debug")), **kwargs))  # type: ignore[arg-type]
+
+
+for _command in (main, run, resume):
     _command.help = inspect.cleandoc(_command.help or "") + EXIT_CODES_HELP
 
 

@@ -92,6 +92,8 @@ class PlainRenderer:
             return f"{who} warning: {_short(text, _WARNING_LIMIT)}"
         if kind == "error":
             return f"{who} error: {_short(event.get('text'))}"
+        if kind == "waiting":
+            return f"{who} {_short(event.get('text'), 240)}"
         if kind == "compaction":
             return f"{who} compacted history: {_short(event.get('text'))}"
         if kind in ("text", "status") and event.get("text"):
@@ -172,6 +174,7 @@ class LiveRenderer(PlainRenderer):
         self.iteration: int | None = None
         self.tokens_in = 0
         self.tokens_out = 0
+        self.waiting: str | None = None     # a model call being retried or slow to answer, until the next event
         self.started = time.monotonic()
         self.live = Live(console=self.console, get_renderable=self.render, refresh_per_second=4, transient=True)
         self.live.start()
@@ -189,6 +192,7 @@ class LiveRenderer(PlainRenderer):
             self.stage = event["stage"]
         if event.get("iteration"):
             self.iteration = event["iteration"]
+        self.waiting = _short(event.get("text"), 200) if event.get("kind") == "waiting" else None
         usage = event.get("usage") or {}
         self.tokens_in += int(usage.get("input_tokens") or 0)
         self.tokens_out += int(usage.get("output_tokens") or 0)
@@ -197,7 +201,7 @@ class LiveRenderer(PlainRenderer):
         self.live.refresh()
 
     def render(self) -> Any:
-        from rich.console import Group
+        from rich.console import Group, RenderableType
         from rich.text import Text
         from rich.tree import Tree
 
@@ -220,7 +224,10 @@ class LiveRenderer(PlainRenderer):
             facts.append(f"iteration {self.iteration}")
         facts.append(f"tokens {self.tokens_in:,} in / {self.tokens_out:,} out")
         facts.append(f"{int(time.monotonic() - self.started)} s")
-        return Group(tree, Text(" · ".join(facts), style="cyan"))
+        lines: list[RenderableType] = [tree, Text(" · ".join(facts), style="cyan")]
+        if self.waiting:
+            lines.append(Text(self.waiting, style="yellow"))
+        return Group(*lines)
 
     def close(self) -> None:
         if self.live.is_started:

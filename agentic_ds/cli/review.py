@@ -40,7 +40,8 @@ def register(group: click.Group) -> None:
     group.add_command(open_command)
 
 
-def _root(workdir: Path | None) -> Path:
+def run_root(workdir: Path | None) -> Path:
+    """Where RUN arguments are looked for: --workdir, else the configured workdir."""
     if workdir is not None:
         return workdir
     from agentic_ds.config.settings import load_settings
@@ -60,8 +61,9 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
       agentic-ds list --workdir ~/analyses --json
     """
     from agentic_ds.report.listing import list_runs
+    from agentic_ds.schema import RunStatus
 
-    root = _root(workdir)
+    root = run_root(workdir)
     runs = list_runs(root)
     if as_json:
         click.echo(json.dumps([r.to_json() for r in runs], indent=2))
@@ -72,6 +74,9 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
     # Fit the terminal when there is one; piped output keeps whole tasks for grep.
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     click.echo(runs_table(runs, width))
+    stopped = [r for r in runs if r.status is RunStatus.INTERRUPTED]
+    if stopped:
+        click.echo(f"\n{len(stopped)} interrupted run(s): `agentic-ds resume RUN` continues one where it stopped.")
 
 
 def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
@@ -107,26 +112,33 @@ def show_command(run: str, workdir: Path | None) -> None:
     from agentic_ds.report.listing import find_run
     from agentic_ds.report.view import load_run_view
 
-    view = load_run_view(find_run(run, _root(workdir)))
+    view = load_run_view(find_run(run, run_root(workdir)))
     click.echo(_show_text(view))
 
 
 def _show_text(view: RunView) -> str:
     from agentic_ds.report import formatting as fmt
+    from agentic_ds.schema import RunStatus, StageStatus
 
     out = [f"Run      {view.id}", f"Path     {view.root}"]
     out.append(f"Task     {view.task or '-'}")
     status = fmt.status_label(view.status) + (f": {view.reason}" if view.reason else "")
     out.append(f"Status   {status}")
+    if view.status.resumable and (view.root / "session.db").is_file():
+        out.append(f"Resume   agentic-ds resume {view.id}    (continues where it stopped; finished stages are kept)")
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
                f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
                f"({fmt.count(view.total_tokens)} tokens)")
+    if view.attempts_note:
+        out.append(f"Attempts {view.attempts_note}")
     if view.final_answer:
         out.append(f"Answer   {view.final_answer.answer}")
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))
     for number, stage in enumerate(view.stages, 1):
         label = "not run" if stage.not_run else fmt.status_label(stage.status)
+        if stage.status is StageStatus.RUNNING and view.status is not RunStatus.RUNNING:
+            label = "stopped"   # it was under way when the run stopped
         tries = fmt.attempts(stage.attempts) if stage.attempts else ""
         title = stage.title if len(stage.title) <= title_width else stage.title[: title_width - 1] + "…"
         out.append(f"  {number:>2}. {title:<{title_width}}  {label:<10} {tries:<11} {stage.dir or '-'}")
@@ -170,7 +182,7 @@ def open_command(run: str, workdir: Path | None) -> None:
     """
     from agentic_ds.report.listing import find_run
 
-    run_dir = find_run(run, _root(workdir))
+    run_dir = find_run(run, run_root(workdir))
     report = run_dir / "report.html"
     if not report.is_file():
         from agentic_ds.report.writer import write_reports  # jinja2 and markdown-it only when needed

@@ -27,6 +27,8 @@ from agentic_ds.schema import RunStatus
 
 if TYPE_CHECKING:
     from agentic_ds.agent_table import Mode
+    from agentic_ds.runs.stop_signals import StopSignals
+    from agentic_ds.workflow.runner import RunRequest
     from agentic_ds.workspace import Workspace
 
 STATUS_EXIT_CODES = {
@@ -36,7 +38,6 @@ STATUS_EXIT_CODES = {
     RunStatus.FAILED: EXIT_FAILED,
     RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
 }
-INTERRUPTED_REASON = "stopped by Ctrl-C; the run directory keeps everything done so far"
 
 
 @dataclass
@@ -87,7 +88,15 @@ def settings_overrides(options: RunOptions, model_flags: dict[str, str]) -> dict
 
 
 def run_command(options: RunOptions) -> int:
-    """The whole `run` command; returns the exit code."""
+    """The whole `run` command; returns the exit code. Ctrl-C, SIGTERM and SIGHUP stop it cleanly (`Stopped`)."""
+    from agentic_ds.runs.stop_signals import StopSignals
+
+    stop = StopSignals()
+    with stop.raising():
+        return _run(options, stop)
+
+
+def _run(options: RunOptions, stop: StopSignals) -> int:
     from agentic_ds.cli.progress import make_renderer
     from agentic_ds.config.models import export_dotenv_credentials, parse_model_flags, resolve_models
     from agentic_ds.config.settings import load_settings
@@ -105,8 +114,8 @@ def run_command(options: RunOptions) -> int:
     paths = [Path(p) for p in options.files]
     planned = validate_inputs(paths, settings.workdir)
     check_inputs(planned)
-    _check_sandbox(settings.sandbox.mode, models.choices["coder"])
-    _check_bundled()
+    check_sandbox(settings.sandbox.mode, models.choices["coder"])
+    check_bundled()
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
     renderer.models(models)
@@ -115,27 +124,34 @@ def run_command(options: RunOptions) -> int:
     renderer.run_started(workspace.root, inputs)
     export_dotenv_credentials()
 
-    try:
-        from agentic_ds.workflow.runner import RunRequest, execute_run
+    from agentic_ds.workflow.runner import RunRequest
 
-        request = RunRequest(
-            task=task, mode=options.mode, workspace=workspace, settings=settings, models=models,
-            skipped_inputs=refused_inputs(planned),
-        )
-        outcome = asyncio.run(execute_run(request, on_event=renderer.on_event))
-    except KeyboardInterrupt:
-        renderer.finish(RunStatus.INTERRUPTED, INTERRUPTED_REASON, workspace.root, _existing_report(workspace))
-        return EXIT_INTERRUPTED
+    request = RunRequest(
+        task=task, mode=options.mode, workspace=workspace, settings=settings, models=models,
+        skipped_inputs=refused_inputs(planned),
+    )
+    return drive(request, renderer, stop, debug=options.debug)
+
+
+def drive(request: RunRequest, renderer: Any, stop: StopSignals, *, debug: bool) -> int:
+    """Run the workflow for `request` (a new run or a resumed one) under the handled signals; the exit code."""
+    workspace = request.workspace
+    try:
+        outcome = asyncio.run(_watched(request, renderer, stop))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        renderer.finish(RunStatus.INTERRUPTED, interrupted_reason(stop, workspace), workspace.root,
+                        _existing_report(workspace))
+        return stop.exit_code
     except AgenticDSError as exc:
         renderer.close()
-        if options.debug:
+        if debug:
             report_traceback()
         report_error(exc.message, exc.hint)
         renderer.finish(RunStatus.FAILED, exc.message, workspace.root, _existing_report(workspace))
         return exc.exit_code
     except Exception as exc:  # a bug in a part of the workflow: the run directory still holds what was done
         renderer.close()
-        if options.debug:
+        if debug:
             report_traceback()
         report_error(
             f"internal error: {type(exc).__name__}: {exc}",
@@ -144,11 +160,28 @@ def run_command(options: RunOptions) -> int:
         reason = f"internal error: {type(exc).__name__}"
         renderer.finish(RunStatus.FAILED, reason, workspace.root, _existing_report(workspace))
         return EXIT_FAILED
+    if outcome.hint:
+        renderer.close()
+        report_error(outcome.reason, outcome.hint)
     renderer.finish(outcome.status, outcome.reason, outcome.workspace.root, outcome.report_path)
+    if stop.received:   # it came while the run was writing its records: they are whole, the exit code says it came
+        return stop.exit_code
     return STATUS_EXIT_CODES.get(outcome.status, EXIT_FAILED)
 
 
-def _check_sandbox(mode: str, coder: Any) -> None:
+async def _watched(request: RunRequest, renderer: Any, stop: StopSignals) -> Any:
+    from agentic_ds.workflow import runner
+
+    with stop.watching():
+        return await runner.execute_run(request, on_event=renderer.on_event, stop=stop)
+
+
+def interrupted_reason(stop: StopSignals, workspace: Workspace) -> str:
+    return (f"stopped by {stop.short}; the run directory keeps everything done so far "
+            f"(`agentic-ds resume {workspace.root.name}` continues it)")
+
+
+def check_sandbox(mode: str, coder: Any) -> None:
     """No silent downgrade: without a usable sandbox, code a model writes is refused before anything is created.
 
     `--sandbox require` always needs bubblewrap. `auto` without it runs only the offline model's code (the
@@ -171,7 +204,7 @@ def _check_sandbox(mode: str, coder: Any) -> None:
         )
 
 
-def _check_bundled() -> None:
+def check_bundled() -> None:
     """The prompts and skills a run needs are found and readable (a broken install is found here, not in the run)."""
     from agentic_ds.agent_table import prompts
     from agentic_ds.skills import SkillLibrary, default_skills_dir

@@ -77,6 +77,7 @@ class ClaudeCodeCoder(BaseAgent):
     prompt_builder: Callable[[ReadonlyContext], Any]
     max_turns: int = Field(24, ge=1)
     max_budget_usd: float | None = None
+    cli_env: dict[str, str] = Field(default_factory=dict, description="extra CLI environment (the call policy)")
     output_key: str = state.IMPL_SUMMARY
     transport_factory: Callable[[], Any] | None = Field(
         None, description="builds a claude_agent_sdk Transport (tests); None = the bundled CLI"
@@ -115,6 +116,7 @@ class ClaudeCodeCoder(BaseAgent):
                 max_turns=self.max_turns,
                 max_budget_usd=self.max_budget_usd,
                 stderr=turn.stderr.append,
+                env=self.cli_env,
             )
             transport = self.transport_factory() if self.transport_factory else None
             # Drain the iterator to its end: breaking out of it leaves anyio cancel scopes in the wrong task.

@@ -111,6 +111,12 @@ def cli_environment() -> dict[str, str]:
     }
 
 
+def call_policy_environment(timeout_s: float, retries: int) -> dict[str, str]:
+    """The run's call policy in the CLI's own terms: Claude Code retries API errors itself (with backoff that honours
+    Retry-After) up to CLAUDE_CODE_MAX_RETRIES times, and gives one request API_TIMEOUT_MS."""
+    return {"CLAUDE_CODE_MAX_RETRIES": str(retries), "API_TIMEOUT_MS": str(int(timeout_s * 1000))}
+
+
 def build_options(
     *,
     run_dir: Path,

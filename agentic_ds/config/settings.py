@@ -35,11 +35,29 @@ class ModelsConfig(_Section):
 
 
 class ModelOptions(_Section):
-    """Per-model connection options, for local OpenAI-compatible servers (Ollama, vLLM, llama.cpp)."""
+    """Per-model connection options and capabilities, for local OpenAI-compatible servers (Ollama, vLLM, llama.cpp).
+
+    The capability fields left at `auto` are decided per model (agentic_ds.llm.capabilities): native features for
+    known hosted providers, the most compatible ones for an `api_base` on a local or unknown host.
+    """
 
     api_base: str | None = None
     api_key_env: str | None = Field(None, description="name of the environment variable holding the key")
     context_window: int | None = None
+    structured_output: Literal["auto", "json_schema", "json_object", "text"] = Field(
+        "auto", description="how structured answers are asked for: response_format json_schema, json_object + "
+        "the schema in the prompt, or plain text + the schema in the prompt (always validated and re-asked)"
+    )
+    tool_calling: Literal["auto", "native", "text"] = Field(
+        "auto", description="native tool calls, or the documented <tool_call> text protocol"
+    )
+    tool_choice: Literal["auto", "none", "required", "omit"] = Field(
+        "omit", description="tool_choice sent with native tools (omit: not sent; some servers need auto)"
+    )
+    message_content: Literal["auto", "parts", "string"] = Field(
+        "auto", description="message content as a list of parts, or one plain string"
+    )
+    max_output_tokens: int | None = Field(None, ge=16, description="max_tokens sent with every request")
     extra: dict[str, Any] = Field(default_factory=dict, description="passed to litellm as keyword arguments")
 
 
@@ -82,6 +100,18 @@ class ContextSettings(_Section):
     loop_repeats: int = Field(3, ge=2, description="repetitions that count as a loop")
 
 
+class CallSettings(_Section):
+    """One policy for every model call, whatever the provider: a timeout, and retries with backoff."""
+
+    timeout_s: float = Field(120, gt=0, le=3600, description="one model call's time limit, per attempt")
+    retries: int = Field(5, ge=0, le=20, description="retries of a call after 429, 5xx, timeouts, connection errors")
+    backoff_s: float = Field(2.0, ge=0, le=60, description="first backoff; doubles per retry, with jitter")
+    max_backoff_s: float = Field(60, ge=0, le=600, description="longest backoff (and longest Retry-After honoured)")
+    reply_cap_share: float = Field(
+        0.125, gt=0, le=1, description="share of the prompt budget one model reply may fill; longer replies are cut"
+    )
+
+
 class BudgetSettings(_Section):
     max_llm_calls: int = Field(1000, ge=1)
     max_tokens: int | None = Field(None, ge=1)
@@ -106,6 +136,7 @@ class Settings(BaseSettings):
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     context: ContextSettings = Field(default_factory=ContextSettings)
     budgets: BudgetSettings = Field(default_factory=BudgetSettings)
+    calls: CallSettings = Field(default_factory=CallSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -13,7 +13,7 @@ once. Agents named in `allow_after_exhausted` (e.g. the report writer) may still
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 
 from google.adk.agents.callback_context import CallbackContext
@@ -24,6 +24,7 @@ from google.genai import types
 from agentic_ds import state
 from agentic_ds.config.settings import BudgetSettings
 from agentic_ds.context.tokens import count_tokens, litellm_knows, load_litellm
+from agentic_ds.schema import ModelUsage as RecordedUsage
 from agentic_ds.schema import RunStatus
 
 logger = logging.getLogger(__name__)
@@ -89,6 +90,16 @@ class BudgetGuard(BasePlugin):
     def usage_by_model(self) -> dict[str, dict[str, float | int]]:
         """{model: {calls, input_tokens, output_tokens, usd}} for run.json."""
         return {model: asdict(usage) for model, usage in self._usage.items()}
+
+    def preload(self, by_model: Mapping[str, RecordedUsage]) -> None:
+        """Count what earlier attempts of a resumed run spent (run.json's `cost.by_model`) against the limits."""
+        for model, spent in by_model.items():
+            usage = self._usage.setdefault(model, ModelUsage())
+            usage.calls += spent.calls
+            usage.input_tokens += spent.input_tokens
+            usage.output_tokens += spent.output_tokens
+            usage.usd += spent.usd or 0.0
+        self._check_limits()
 
     def record(
         self, model: str, input_tokens: int, output_tokens: int, *, calls: int = 0, usd: float | None = None

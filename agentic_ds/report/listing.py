@@ -10,6 +10,7 @@ from typing import Any
 
 from agentic_ds.errors import UsageError
 from agentic_ds.report.coerce import duration_s, parse_time, read_json_object
+from agentic_ds.runs import run_lock
 from agentic_ds.schema import RunRecord, RunStatus, read_model
 
 _RUN_NAME = re.compile(r"^(\d{8}-\d{6})-")
@@ -41,10 +42,11 @@ def is_run_dir(path: Path) -> bool:
 def summarize_run(path: Path) -> RunSummary:
     """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
     record = read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
+    status = RunStatus.INTERRUPTED if run_lock.died(path, record.status) else record.status
     return RunSummary(
         id=record.id or path.name,
         path=path.resolve(),
-        status=record.status,
+        status=status,
         task=" ".join(record.task.split()),
         mode=record.mode,
         started_at=record.started_at,

@@ -67,6 +67,8 @@ def _summary_table(view: RunView) -> list[str]:
         ("Started", fmt.when(view.started_at)),
         ("Wall time", fmt.duration(view.wall_s)),
     ]
+    if view.attempts_note:
+        rows.append(("Attempts", view.attempts_note))
     if view.final_answer and view.final_answer.confidence:
         rows.append(("Confidence", view.final_answer.confidence))
     if view.models:
@@ -148,8 +150,9 @@ def _cost_lines(view: RunView) -> list[str]:
     else:
         lines += ["No model usage was recorded.", ""]
     lines.append(f"Wall time: {fmt.duration(view.wall_s)}.")
-    if view.context_note:
-        lines += ["", view.context_note]
+    for note in (view.context_note, view.calls_note):
+        if note:
+            lines += ["", _inline(note)]
     return lines
 
 

@@ -41,7 +41,8 @@ class StageView(StageRecord):
 
     @property
     def not_run(self) -> bool:
-        return self.status is StageStatus.PENDING and not self.attempts
+        """Pending, and nothing on disk says it began (a run that died may not have recorded its start)."""
+        return self.status is StageStatus.PENDING and not self.attempts and not self.code_path
 
 
 class RunView(RunRecord):
@@ -55,6 +56,8 @@ class RunView(RunRecord):
     input_views: list[InputView] = Field(default_factory=list)
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
     not_profiled: int = 0                # readable inputs past the profiler's bound on files
+    attempts_note: str = ""              # a resumed run: each attempt's outcome and time
+    calls_note: str = ""                 # how the model calls went: retries, waits, step-downs, the failed call
     report_text: str | None = None       # the summary agent's markdown, without our appendix
     extra_figures: list[FigureRef] = Field(default_factory=list)   # figures no stage claims
     extra_tables: list[TableView] = Field(default_factory=list)    # output tables no stage claims

@@ -25,14 +25,18 @@ from agentic_ds.report.coerce import (
     read_tail,
     read_text,
 )
-from agentic_ds.report.formatting import count
+from agentic_ds.report.formatting import count, duration
 from agentic_ds.report.model import REPORT_FILES, FigureRef, InputView, RunView, StageView
+from agentic_ds.report.quotes import ANSWER_CHARS, ITEM_CHARS, REPORT_TEXT_CHARS, calls_note, quote
 from agentic_ds.report.tables import TableView
-from agentic_ds.runs import safe_files
+from agentic_ds.runs import run_lock, safe_files
 from agentic_ds.schema import (
+    Attempt,
     CriterionRecord,
+    FinalAnswer,
     PlanFile,
     RunRecord,
+    RunStatus,
     StageResult,
     StageStatus,
     read_model,
@@ -63,9 +67,16 @@ def load_run_view(root: Path | str) -> RunView:
     view = RunView(root=ws.root, **{name: value for name, value in record if name != "stages"})
     view.problems = problems  # the same list: what is read below adds to it
     view.id = record.id or ws.root.name
+    if run_lock.died(ws.root, view.status):
+        view.status, view.reason = RunStatus.INTERRUPTED, run_lock.DIED_REASON
     if view.wall_s is None:
         view.wall_s = duration_s(view.started_at, view.ended_at or "")
+    view.reason = quote(view.reason, ANSWER_CHARS)
+    view.warnings = [quote(w, ITEM_CHARS) for w in view.warnings]
+    view.final_answer = _quoted_answer(view.final_answer)
     view.context_note = context_note(record.context)
+    view.calls_note = calls_note(record.calls)
+    view.attempts_note = attempts_note(record.attempts)
     view.criteria = _criteria(record, plan)
     view.input_views = _inputs(ws, record, profile)
     view.not_profiled = len(profile.get("not_profiled") or []) if isinstance(profile.get("not_profiled"), list) else 0
@@ -98,7 +109,7 @@ def _report_text(ws: Workspace, problems: list[str]) -> str | None:
         # One wording whether the file is absent or is our own stand-in, so re-rendering is stable.
         problems.append(NO_AGENT_REPORT)
         return None
-    return head.strip()
+    return quote(head.strip(), REPORT_TEXT_CHARS, "the model's reply in events.jsonl")
 
 
 def _stages(ws: Workspace, record: RunRecord, plan: PlanFile, problems: list[str]) -> list[StageView]:
@@ -117,6 +128,10 @@ def _stages(ws: Workspace, record: RunRecord, plan: PlanFile, problems: list[str
                 continue
             result = _stage_result(ws, rel, problems, quiet=True)
             match = next((s for s in stages if result.id and s.id == result.id and not s.dir), None)
+            number = stage_dir.name.split("-", 1)[0]
+            if match is None and not result.id and number.isdigit() and 0 < int(number) <= len(stages):
+                # A stage that had begun when the run stopped: its folder is named after its place in the plan.
+                match = stages[int(number) - 1] if not stages[int(number) - 1].dir else None
             if match:
                 match.dir = rel
             else:
@@ -142,8 +157,8 @@ def _fill_stage(ws: Workspace, stage: StageView, problems: list[str]) -> None:
     if not stage_dir.is_dir():
         problems.append(f"stage {stage.id}: directory {stage.dir} is missing")
         return
-    result = _stage_result(ws, stage.dir, problems, quiet=stage.status is StageStatus.PENDING)
-    stage.summary = result.summary
+    result = _stage_result(ws, stage.dir, problems, quiet=stage.status in (StageStatus.PENDING, StageStatus.RUNNING))
+    stage.summary = quote(result.summary, ANSWER_CHARS, f"{stage.dir}/result.json")
     stage.review = result.review or read_text(stage_dir / "review.md", root=ws.root, limit=_CODE_CAP_CHARS) or ""
     if result.status is not None and stage.status is StageStatus.PENDING:
         stage.status = result.status
@@ -254,6 +269,17 @@ def _stage_result(ws: Workspace, rel_dir: str, problems: list[str], *, quiet: bo
     return read_model(StageResult, _read_json(ws, where, problems, quiet=quiet), problems, f"{where}: ") or StageResult()
 
 
+def _quoted_answer(answer: FinalAnswer | None) -> FinalAnswer | None:
+    """The final answer as the reports quote it: a runaway reply is cut, its lists kept to 50 items."""
+    if answer is None:
+        return None
+    return answer.model_copy(update={
+        "answer": quote(answer.answer, ANSWER_CHARS),
+        "caveats": [quote(c, ITEM_CHARS) for c in answer.caveats[:50]],
+        "reasoning_trace": [quote(r, ITEM_CHARS) for r in answer.reasoning_trace[:50]],
+    })
+
+
 def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[InputView]:
     """Input files with their shape when the profile says it (tolerant of the profile's layout)."""
     shapes: dict[str, InputView] = {}
@@ -272,6 +298,16 @@ def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[I
         match = shapes.get(name) or next((v for k, v in shapes.items() if Path(k).name == Path(name).name), None)
         views.append(InputView(path=name, rows=match.rows, columns=match.columns) if match else InputView(path=name))
     return views
+
+
+def attempts_note(attempts: list[Attempt]) -> str:
+    """`2 attempts (resumed once): 1. interrupted after 3.1 s; 2. completed after 2.8 s.`; empty for one attempt."""
+    if len(attempts) < 2:
+        return ""
+    parts = [f"{i}. {a.status.label} after {duration(a.wall_s)}" for i, a in enumerate(attempts, 1)]
+    resumed = len(attempts) - 1
+    return (f"{len(attempts)} attempts (resumed {'once' if resumed == 1 else f'{resumed} times'}): "
+            + "; ".join(parts) + ".")
 
 
 def context_note(context: dict[str, Any]) -> str:

@@ -29,6 +29,8 @@ def write_reports(workspace: Workspace) -> tuple[Path, Path]:
     head, tail = split_report(existing)
     if view.report_text is None:  # absent, empty, or our own stand-in from an earlier call
         head = render_missing_report(view)
+    else:
+        head = view.report_text  # capped: a runaway model reply must not become a 200 KB report
     body = head.rstrip() + "\n\n" + render_markdown_appendix(view) + tail.lstrip("\n")
     write_atomic(md_path, body)
     write_atomic(html_path, render_html(view))

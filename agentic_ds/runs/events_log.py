@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import open_append
+from agentic_ds.runs.safe_files import open_append, open_read
 from agentic_ds.agent_table import ROOT, round_keys, status_authors
 from agentic_ds.schema import StageRecord, read_records
 
@@ -25,11 +25,15 @@ class EventsLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        # A resumed run appends to the log of its earlier attempts; `count` is the lines the file holds.
+        self.count, ends_cut = _lines_in(path)
         self._file: IO[str] = open_append(path, line_buffered=True)
+        if ends_cut:   # a process killed mid-write left half a line: the next record starts on its own
+            self._file.write("\n")
+            self.count += 1
         self._stage: dict[str, Any] | None = None
         self._stage_count = 0
         self._iteration: int | None = None
-        self.count = 0
         # From the table of agents: control agents speak in status lines, and loops count their rounds under
         # these keys (the iteration shown with each event).
         self._status_authors = status_authors()
@@ -47,6 +51,8 @@ class EventsLog:
     def append_notice(self, kind: str, text: str, author: str = ROOT) -> list[dict[str, Any]]:
         """A record that is not an ADK event (run-level warnings, errors, the final status)."""
         record = {"timestamp": datetime.now(timezone.utc).isoformat(), "author": author, "kind": kind, "text": text}
+        if self._stage is not None and author != ROOT:
+            record["stage"] = self._stage  # a notice from inside an agent (a model call waiting) belongs to its stage
         return [self.write(record)]
 
     def append(self, event: Any) -> list[dict[str, Any]]:
@@ -114,3 +120,17 @@ class EventsLog:
         for key in self._round_keys:
             if delta.get(key):
                 self._iteration = delta[key]
+
+
+def _lines_in(path: Path) -> tuple[int, bool]:
+    """How many lines the log holds already, and whether its last one lacks its newline."""
+    try:
+        handle = open_read(path)
+    except FileNotFoundError:
+        return 0, False
+    lines, last = 0, b"\n"
+    with handle:
+        while chunk := handle.read(1 << 20):
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return lines, last != b"\n"

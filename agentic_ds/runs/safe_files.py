@@ -154,6 +154,14 @@ def create_new(path: Path, *, root: Path | None = None, text: bool = True) -> IO
     return io.TextIOWrapper(raw, encoding="utf-8", errors="replace") if text else raw
 
 
+def open_private(path: Path, *, root: Path | None = None) -> int:
+    """A descriptor on `path` for reading and writing, created 0600 if missing (a lock file: the host's alone);
+    a planted link raises `UnsafeFile`."""
+    fd = _open_file(path, root, os.O_RDWR | os.O_CREAT, create=True)
+    os.fchmod(fd, 0o600)
+    return fd
+
+
 def open_append(path: Path, *, root: Path | None = None, text: bool = True, line_buffered: bool = False) -> IO:
     """`path` opened for appending (created 0644 if missing); a planted link raises `UnsafeFile`."""
     fd = _open_file(path, root, os.O_WRONLY | os.O_APPEND | os.O_CREAT, create=True)

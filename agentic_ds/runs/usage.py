@@ -8,6 +8,7 @@ events' `custom_metadata["claude_code"]`, which `record_event` passes to both.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from google.adk.plugins import BasePlugin
@@ -21,6 +22,11 @@ class UsagePlugin(BasePlugin):
         self.budget = budget                # BudgetGuard, told about usage made outside ADK model calls
         self.agents: dict[str, AgentUsage] = {}
         self._agent_started: dict[tuple[str, str], list[float]] = {}
+
+    def preload(self, agents: Mapping[str, AgentUsage]) -> None:
+        """Start from what each agent used in earlier attempts of a resumed run (run.json's `agents`)."""
+        for name, used in agents.items():
+            self.agents[name] = used.model_copy(update={"wall_s": used.wall_s or 0.0})
 
     def _agent(self, name: str) -> AgentUsage:
         return self.agents.setdefault(name, AgentUsage(wall_s=0.0))

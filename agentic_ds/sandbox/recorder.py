@@ -30,6 +30,21 @@ class Recorder:
         self.stage_dir: Path | None = None
         self.cells_in_stage = 0
         self.execution_count = 0
+        self._continue_notebook()
+
+    def _continue_notebook(self) -> None:
+        """A resumed run adds to the notebook of its earlier attempts (each cell also has its own file)."""
+        try:
+            earlier = nbformat.reads(safe_files.read_text(self.run_dir / NOTEBOOK, root=self.run_dir), as_version=4)
+        except FileNotFoundError:
+            return
+        except Exception as exc:  # noqa: BLE001 - unreadable (links refused, bad JSON, invalid): cells stay in their files
+            note = f"The notebook of an earlier attempt could not be read ({exc}); its cells are in stages/*/cell_*.py."
+            self.notebook.cells.append(new_markdown_cell(note))
+            return
+        self.notebook.cells = list(earlier.cells)
+        counts = [cell.get("execution_count") or 0 for cell in earlier.cells if cell.get("cell_type") == "code"]
+        self.execution_count = max(counts, default=0)
 
     def begin_stage(self, stage_dir: Path, heading: str) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)   # the run directory itself is ours: trusted as it is
@@ -37,7 +52,11 @@ class Recorder:
         self.stage_dir = stage_dir
         # A stage begun again (another attempt) continues its numbering: earlier cells stay on record.
         self.cells_in_stage = len(list(stage_dir.glob("cell_[0-9][0-9][0-9].py")))
-        self.notebook.cells.append(new_markdown_cell(f"## {heading}"))
+        if self.cells_in_stage:
+            heading += f" (begun again after cell {self.cells_in_stage:03d})"
+        last = self.notebook.cells[-1] if self.notebook.cells else None
+        if last is None or last.cell_type != "markdown" or last.source != f"## {heading}":
+            self.notebook.cells.append(new_markdown_cell(f"## {heading}"))
         self.save_notebook()
 
     def next_cell(self, code: str) -> tuple[Path, Path]:

@@ -62,3 +62,22 @@ async def run_scripted(
     request = make_request(root, task, files, mode=mode, settings=settings)
     outcome = await execute_run(request, on_event=on_event, llm_overrides=dict(models))
     return outcome, models
+
+
+async def resume_scripted(
+    run_dir: Path,
+    scripts: dict[str, list[Any]] | None = None,
+    *,
+    settings: Settings | None = None,
+    on_event: Any = None,
+) -> tuple[Any, dict[str, ScriptedLlm]]:
+    """Resume the stopped run in `run_dir` (as `agentic-ds resume` does, models offline unless scripted)."""
+    from agentic_ds.workflow.resume import find_resume_point
+    from agentic_ds.workflow.runner import RunRequest, execute_run
+
+    point = await find_resume_point(Path(run_dir))
+    models = {agent: ScriptedLlm(name=agent, script=list(steps)) for agent, steps in (scripts or {}).items()}
+    request = RunRequest(task=point.record.task, mode=point.record.mode, workspace=Workspace(Path(run_dir)),
+                         settings=settings or Settings(), models=offline_models(), resume=point)
+    outcome = await execute_run(request, on_event=on_event, llm_overrides=dict(models))
+    return outcome, models

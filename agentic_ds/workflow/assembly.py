@@ -23,6 +23,7 @@ class Assembled:
     toolset: Any = None
     budget: Any = None
     compaction_guard: Any = None
+    calls: Any = None                    # agentic_ds.llm.policy.CallMonitor
 
     def context_json(self) -> dict[str, Any]:
         """How the run stayed inside its context: the prompt budget and what compaction and the loop guard did."""
@@ -48,18 +49,45 @@ class Assembled:
 
 
 class _RoleLlms:
-    """Builds each role's model once, on first use."""
+    """Builds each role's model once, on first use, under the run's call policy."""
 
-    def __init__(self, request: Any) -> None:
+    def __init__(self, request: Any, calls: Any, reply_cap_chars: int) -> None:
         self.request = request
+        self.calls = calls
+        self.reply_cap_chars = reply_cap_chars
         self.built: dict[str, Any] = {}
 
     def get(self, role: str) -> Any:
-        from agentic_ds.config.models import build_llm
+        from agentic_ds.llm.models import build_managed_llm
 
         if role not in self.built:
-            self.built[role] = build_llm(self.request.models.choices[role], self.request.settings)
+            choice = self.request.models.choices[role]
+            self.built[role] = build_managed_llm(choice, self.request.settings, self.calls, self.reply_cap_chars)
         return self.built[role]
+
+
+def _prompt_window(request: Any) -> int | None:
+    """The smallest context window among the run's chat models (None when none is known)."""
+    from agentic_ds.context.tokens import context_window
+
+    windows = [
+        context_window(choice.spec, request.settings.model_options)
+        for choice in request.models.choices.values()
+        if choice.kind in ("litellm", "gemini")
+    ]
+    return min((w for w in windows if w), default=None)
+
+
+def _call_monitor(request: Any) -> tuple[Any, int]:
+    """The run's call policy and counters, and how many characters one model reply may hold."""
+    from agentic_ds.context.compaction import prompt_budget
+    from agentic_ds.llm.policy import CallMonitor, RetryPolicy
+
+    settings = request.settings
+    budget = prompt_budget(settings.context, _prompt_window(request))
+    # About 4 characters per token of English prose: the cap is a share of the budget, not an exact count.
+    reply_cap = max(2000, int(budget * settings.calls.reply_cap_share * 4))
+    return CallMonitor(RetryPolicy.from_settings(settings.calls)), reply_cap
 
 
 def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms) -> dict[str, Any]:
@@ -78,18 +106,12 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -
     from agentic_ds.context.compaction import build_compaction_config
     from agentic_ds.context.compaction_guard import CompactionGuard
     from agentic_ds.context.loop_guard import LoopGuard
-    from agentic_ds.context.tokens import context_window
 
     settings = request.settings
     after_budget = frozenset(name for name, entry in AGENTS.items() if entry.after_budget)
     budget = budgets.BudgetGuard(settings.budgets, cost=budgets.litellm_cost, allow_after_exhausted=after_budget)
     loops = LoopGuard(repeats=settings.context.loop_repeats)
-    windows = [
-        context_window(choice.spec, settings.model_options)
-        for choice in request.models.choices.values()
-        if choice.kind in ("litellm", "gemini")
-    ]
-    window = min((w for w in windows if w), default=None)
+    window = _prompt_window(request)
     compactor = overrides.get("compactor") or llms.get("compactor")
     compaction = build_compaction_config(settings.context, compactor, window, on_usage=budget.record)
     plugins: list[Any] = [budget, loops]
@@ -112,7 +134,8 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
 
     settings = request.settings
     workspace = request.workspace
-    llms = _RoleLlms(request)
+    calls, reply_cap = _call_monitor(request)
+    llms = _RoleLlms(request, calls, reply_cap)
     models = _models_for_agents(request, overrides, llms)
     code_runner = CodeRunner(workspace, settings.sandbox)
     skills = SkillLibrary.load(default_skills_dir())
@@ -148,12 +171,13 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     return Assembled(
         app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
         toolset=tools, guards=guards, budget=budget,
-        compaction_guard=next((g for g in guards if g.name == "compaction_guard"), None),
+        compaction_guard=next((g for g in guards if g.name == "compaction_guard"), None), calls=calls,
     )
 
 
 def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any) -> CoderFactory:
     from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
+    from agentic_ds.coders.claude_options import call_policy_environment
     from agentic_ds.skills import default_skills_dir
     from agentic_ds.workflow.prompting import render
 
@@ -169,6 +193,7 @@ def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], setting
             prompt_builder=lambda ctx: render(template, context_builder(ctx.state)),
             max_turns=settings.loops.coder_tool_calls,
             max_budget_usd=settings.budgets.max_cost_usd,
+            cli_env=call_policy_environment(settings.calls.timeout_s, settings.calls.retries),
         )
 
     return factory

@@ -45,7 +45,12 @@ class StageOrchestrator(BaseAgent):
         if not stages_in(state.get(S.STAGES)):
             yield status_event(ctx, self.name, "no stages to run: planning did not produce a plan")
             return
-        stage_runs = 0
+        # A resumed run counts the stages it already finished; one that stopped between a stage's end and the
+        # check after it does that check first.
+        stage_runs = sum(1 for stage in stages_in(state[S.STAGES]) if stage.status.finished)
+        if state.get(S.CHECK_DUE) and not plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
+            async for event in self._check(ctx, checker, reflector):
+                yield event
         while not _stopped(state):
             if plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
                 break
@@ -58,27 +63,38 @@ class StageOrchestrator(BaseAgent):
             stage_runs += 1
             async for event in self._run_stage(ctx, impl_loop, index):
                 yield event
-            async for event in checker.run_async(ctx):
-                yield event
-            update = state.get(S.CRITERIA_UPDATE)
-            if update:
-                criteria = plan_state.apply_criteria_update(
-                    criteria_in(state[S.CRITERIA]), CriteriaUpdate.model_validate(update).criteria
-                )
-                yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
-            if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
-                break
-            async for event in reflector.run_async(ctx):
-                yield event
-            async for event in self._apply_reflection(ctx):
+            async for event in self._check(ctx, checker, reflector):
                 yield event
         if not _stopped(state):
             status, reason = plan_state.final_status(
                 stages_in(state[S.STAGES]), criteria_in(state.get(S.CRITERIA)), list(state.get(S.WARNINGS) or [])
             )
             yield status_event(
-                ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason}
+                ctx, self.name, f"status: {status} - {reason}",
+                **{S.RUN_STATUS: status, S.STATUS_REASON: reason, S.CHECK_DUE: None},
             )
+
+    async def _check(
+        self, ctx: InvocationContext, checker: BaseAgent, reflector: BaseAgent
+    ) -> AsyncGenerator[Event, None]:
+        """After a stage: check the criteria, then (unless all are met) reflect and adapt the plan."""
+        state = ctx.session.state
+        if _stopped(state):   # a budget ran out: a resumed run checks (CHECK_DUE)
+            return
+        async for event in checker.run_async(ctx):
+            yield event
+        update = state.get(S.CRITERIA_UPDATE)
+        if update:
+            criteria = plan_state.apply_criteria_update(
+                criteria_in(state[S.CRITERIA]), CriteriaUpdate.model_validate(update).criteria
+            )
+            yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
+        if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
+            return
+        async for event in reflector.run_async(ctx):
+            yield event
+        async for event in self._apply_reflection(ctx):
+            yield event
 
     async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
         services = self.services
@@ -100,6 +116,7 @@ class StageOrchestrator(BaseAgent):
                 S.CODE_REVIEW: "",
                 S.LAST_EXECUTION: None,
                 S.IMPL_DECISION: None,
+                S.CHECK_DUE: None,
             },
         )
         _forget_earlier_events(ctx)
@@ -112,6 +129,12 @@ class StageOrchestrator(BaseAgent):
         decision = state.get(S.IMPL_DECISION) or {}
         approved = bool(decision.get("exit"))
         attempts = state.get(S.STAGE_ATTEMPT) or 0
+        if not approved and _stopped(state):
+            # A budget ended the run before the stage could finish: it is no failure of the stage, which stays
+            # under way, and a resumed run (with more budget) does it again.
+            yield status_event(ctx, self.name, f"stage {index + 1}/{total} stopped before it finished",
+                               **{S.CURRENT_STAGE: None})
+            return
         stages = plan_state.with_stage(
             stages_in(state[S.STAGES]),
             index,
@@ -126,7 +149,7 @@ class StageOrchestrator(BaseAgent):
             verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
         yield status_event(
             ctx, self.name, f"stage {index + 1}/{total} {verdict}",
-            **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None},
+            **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None, S.CHECK_DUE: True},
         )
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
@@ -146,7 +169,9 @@ class StageOrchestrator(BaseAgent):
         if stages == before:
             return
         text = "plan adapted" + (f" ({'; '.join(notes)})" if notes else "")
-        yield status_event(ctx, self.name, text, **{S.STAGES: stages_out(stages), S.ADDED_STAGES: added})
+        yield status_event(
+            ctx, self.name, text, **{S.STAGES: stages_out(stages), S.ADDED_STAGES: added, S.CHECK_DUE: None}
+        )
 
 
 def _forget_earlier_events(ctx: InvocationContext) -> None:

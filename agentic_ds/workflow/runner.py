@@ -1,8 +1,10 @@
 """Run one analysis: build the tree, run it under ADK's Runner with a persisted session, record everything.
 
-`execute_run` never loses work: events are appended to `events.jsonl` and `session.db` as they happen, and
-whatever ends the run (success, a failure, a budget, Ctrl-C) the run record and the reports are written with an
-honest status.
+`execute_run` never loses work: events are appended to `events.jsonl` and `session.db` as they happen, run.json
+is kept current while the run goes (`runs/checkpoint.py`), and whatever ends the run (success, a failure, a
+budget, Ctrl-C, SIGTERM, SIGHUP) the run record and the reports are written with an honest status. The process
+holds the run's lock (`runs/run_lock.py`) from start to end. Given a `ResumePoint` it continues a run that
+stopped, in the same directory and session (`workflow/resume.py`).
 """
 
 from __future__ import annotations
@@ -17,24 +19,26 @@ from typing import Any
 
 from google.genai import types
 
-from agentic_ds import __version__
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.agent_table import ROOT
+from agentic_ds.config.secrets import settings_record
 from agentic_ds.config.settings import Settings
+from agentic_ds.runs import run_lock
+from agentic_ds.runs.checkpoint import Checkpoint
 from agentic_ds.runs.events_log import EventsLog
+from agentic_ds.runs.stop_signals import StopSignals
 from agentic_ds.schema import (
-    Cost,
     CriterionRecord,
     FinalAnswer,
     RunRecord,
     RunStatus,
     SkippedInput,
     StageRecord,
-    now_iso,
     read_model,
     read_records,
 )
+from agentic_ds.workflow.run_facts import new_record, usage_into, where
 from agentic_ds.workspace import Workspace
 
 APP_NAME = ROOT  # the App is named after the root agent; sessions are stored under it
@@ -51,6 +55,7 @@ class RunRequest:
     settings: Settings
     models: Any                    # agentic_ds.config.models.RoleModels
     skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
+    resume: Any = None             # agentic_ds.workflow.resume.ResumePoint: continue the run it describes
 
 
 @dataclass
@@ -59,6 +64,7 @@ class RunOutcome:
     reason: str
     workspace: Workspace
     report_path: Path | None
+    hint: str | None = None        # what to do, when a model call ended the run
 
 
 async def execute_run(
@@ -67,33 +73,30 @@ async def execute_run(
     on_event: EventSink | None = None,
     llm_overrides: dict[str, Any] | None = None,
     session_service: Any = None,
+    stop: StopSignals | None = None,
 ) -> RunOutcome:
     """Run the analysis described by `request`; always returns an outcome with an honest status.
 
     `llm_overrides` maps agent names to models (tests, benchmarks); `session_service` replaces the persisted
-    `session.db` service (benchmarks compare against ADK's in-memory one).
+    `session.db` service (benchmarks compare against ADK's in-memory one); `stop` names the signal that
+    interrupts the run, if one does (the CLI's handled signals).
     """
     from agentic_ds.workflow.assembly import assemble
 
     workspace = request.workspace
     for folder in (workspace.outputs, workspace.figures):
         folder.mkdir(parents=True, exist_ok=True)
-    record = RunRecord(
-        id=workspace.root.name,
-        status=RunStatus.RUNNING,
-        started_at=now_iso(),
-        version=__version__,
-        task=request.task,
-        mode=request.mode,
-        models={role: choice.spec for role, choice in request.models.choices.items()},
-        models_reason=request.models.reason,
-        inputs=[workspace.rel(p) for p in workspace.input_files()],
-    )
+    lock = run_lock.acquire(workspace.root)
+    record = request.resume.record if request.resume else new_record(request)
+    if request.resume:
+        record.begin_attempt()
+        record.settings = settings_record(request.settings)   # as this attempt runs (budgets may be raised)
     record.save(workspace.file("run.json"))
     started = time.perf_counter()
     events = EventsLog(workspace.file("events.jsonl"))
     sink = on_event or (lambda _record: None)
     session_service = session_service or RunSessionService(str(workspace.file("session.db")))
+    checkpoint = Checkpoint(record, workspace.file("run.json"), started)
     assembled = None
     final_state: dict[str, Any] = {}
     try:
@@ -102,55 +105,106 @@ async def execute_run(
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
         record.isolation = assembled.services.code_runner.isolation
+        checkpoint.usage = lambda: usage_into(record, assembled, request)
+        if request.resume:
+            request.resume.carry_usage(assembled)
+            for item in events.append_notice("status", request.resume.notice()):
+                sink(item)
         record.save(workspace.file("run.json"))
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
+        assembled.calls.on_notice = lambda kind, text, author: [
+            sink(item) for item in events.append_notice(kind, text, author)
+        ]
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
-        session = await session_service.create_session(
-            app_name=APP_NAME, user_id=USER_ID,
-            state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
-        )
+        session_id, state_delta, run_config = await _open_session(request, session_service, assembled.run_config)
         from google.adk.runners import Runner
 
         runner = Runner(app=assembled.app, session_service=session_service)
         message = types.Content(role="user", parts=[types.Part(text=request.task)])
         async for event in runner.run_async(
-            user_id=USER_ID, session_id=session.id, new_message=message, run_config=assembled.run_config
+            user_id=USER_ID, session_id=session_id, new_message=message, state_delta=state_delta, run_config=run_config
         ):
             assembled.usage.record_event(event)
             for item in events.append(event):
                 sink(item)
-        final_state = await _final_state(session_service, session.id)
+            checkpoint.after(event, events.count)
+        final_state = await _final_state(session_service, session_id)
     except (KeyboardInterrupt, asyncio.CancelledError):
+        _take_back_cancellation()
         final_state = await _safe_state(session_service)
         final_state[S.RUN_STATUS] = RunStatus.INCOMPLETE
-        final_state[S.STATUS_REASON] = "interrupted by the user"
+        reason = stop.reason if stop is not None and stop.received else "interrupted by the user"
+        final_state[S.STATUS_REASON] = f"{reason}; `agentic-ds resume {workspace.root.name}` continues it"
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
+        # First, so no later step (reading the session, writing the reports) can leave run.json saying `running`.
+        record.end_attempt(RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}")
+        record.save(workspace.file("run.json"))
         final_state = await _safe_state(session_service)
         # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
         if RunStatus.of(final_state.get(S.RUN_STATUS), RunStatus.COMPLETED).answered:
-            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc)
-        for item in events.append_notice("error", f"{type(exc).__name__}: {exc}"):
+            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc, final_state)
+        hint = getattr(exc, "hint", None)
+        text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        for item in events.append_notice("error", text + (f" (hint: {hint})" if hint else "")):
             sink(item)
     finally:
         gc.unfreeze()
-        outcome = await _finish(request, record, final_state, started, events, session_service, assembled)
+        if stop is not None:
+            stop.finishing()
+        try:
+            outcome = await _finish_safely(request, record, final_state, started, events, session_service, assembled)
+        finally:
+            lock.release()
     return outcome
 
 
-def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
+async def _open_session(request: RunRequest, service: Any, run_config: Any) -> tuple[str, dict[str, Any] | None, Any]:
+    """The session to run in, the state change the run starts with, and the run config."""
+    if request.resume is not None:
+        return request.resume.session_id, request.resume.state_delta(), request.resume.run_config(run_config)
+    session = await service.create_session(
+        app_name=APP_NAME, user_id=USER_ID,
+        state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
+    )
+    return session.id, None, run_config
+
+
+def _take_back_cancellation() -> None:
+    """The run's task was cancelled to stop it: what follows (finishing the run) must not be cancelled again."""
+    task = asyncio.current_task()
+    if task is not None:
+        while task.uncancel():
+            pass
+
+
+def _classify_failure(exc: Exception, state: dict[str, Any]) -> tuple[RunStatus, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
     from agentic_ds.errors import InputError
+    from agentic_ds.llm.faults import ModelCallFailed
 
     if isinstance(exc, InputError):  # our own words: what is wrong with the inputs and what to do
         return RunStatus.FAILED, exc.message + (f"; {exc.hint}" if exc.hint else "")
     if isinstance(exc, LlmCallsLimitExceededError):
         return RunStatus.INCOMPLETE, f"budget reached: the run hit max_llm_calls ({exc})"
+    if isinstance(exc, ModelCallFailed):
+        return RunStatus.FAILED, exc.message + where(state)
     return RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str, Any], *args: Any) -> RunOutcome:
+    """`_finish`, and should it break, still a run.json and an outcome that say the run failed."""
+    try:
+        return await _finish(request, record, state, *args)
+    except Exception as exc:  # noqa: BLE001 - the record must never be left saying `running`
+        before = state.get(S.STATUS_REASON) or "the run failed"
+        record.end_attempt(RunStatus.FAILED, f"{before}; finishing it failed too: {type(exc).__name__}: {exc}")
+        record.save(request.workspace.file("run.json"))
+        return RunOutcome(status=RunStatus.FAILED, reason=record.reason, workspace=request.workspace, report_path=None)
 
 
 async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
@@ -185,9 +239,8 @@ async def _finish(
         await _quietly(session_service.close())
     status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
-    record.status, record.reason = status, reason
-    record.ended_at = now_iso()
-    record.wall_s = round(time.perf_counter() - started, 3)
+    record.end_attempt(status, reason)
+    record.clock(time.perf_counter() - started)
     # Read as tolerantly as any reader: a malformed entry in state must not cost the run its record.
     record.stages = read_records(StageRecord, state.get(S.STAGES))
     record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
@@ -196,18 +249,18 @@ async def _finish(
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
-        record.agents = assembled.usage.agents_record()
-        record.tokens = assembled.usage.totals()
-        by_model = assembled.budget.usage_by_model()
-        record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
+        usage_into(record, assembled, request)
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]
-        record.context = assembled.context_json()
+        if record.calls is not None and record.calls.failure is not None:
+            record.calls.failure.where = where(state).strip(" ()") or None
     events.append_notice("status", f"status: {status} - {reason}")
     events.close()
     record.events = events.count  # after the status notice, so it matches the lines of events.jsonl
     record.save(workspace.file("run.json"))
     report_path = _write_reports(workspace)
-    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path)
+    failure = record.calls.failure if record.calls is not None and status is RunStatus.FAILED else None
+    hint = failure.hint if failure else None
+    return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path, hint=hint)
 
 
 def _write_reports(workspace: Workspace) -> Path:

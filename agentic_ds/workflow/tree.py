@@ -12,6 +12,7 @@ from collections.abc import Callable
 from google.adk.agents import BaseAgent
 
 from agentic_ds.agent_table import ROOT, Mode, children
+from agentic_ds.workflow import skip_done
 from agentic_ds.workflow.agents import loop_agent
 from agentic_ds.workflow.checking import build_criteria_checker, build_stage_reflector
 from agentic_ds.workflow.coder import build_coder
@@ -64,9 +65,12 @@ def build_tree(services: RunServices, mode: Mode) -> BaseAgent:
     def build(name: str) -> BaseAgent:
         below = children(name, mode)
         if name in CONTAINERS:
-            return CONTAINERS[name](services, mode, [build(child) for child in below])
-        if below:
+            built = CONTAINERS[name](services, mode, [build(child) for child in below])
+        elif below:
             raise ValueError(f"{name} has agents under it in the table of agents but is built as a leaf")
-        return LEAVES[name](services, mode)
+        else:
+            built = LEAVES[name](services, mode)
+        skip_done.attach(built)   # a resumed run skips what its session records as done
+        return built
 
     return build(ROOT)

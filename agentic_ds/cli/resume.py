@@ -1,0 +1,119 @@
+"""`agentic-ds resume RUN`: continue a run that stopped (interrupted, killed, failed, incomplete) where it stopped.
+
+Everything comes from the run directory (`workflow/resume.py`): the task, the mode, the models and the
+settings the run recorded; secrets, which are never recorded, come from today's configuration (so a fixed API
+key is picked up). Flags change only how the run is shown and its budgets. Refused with exit 2: a run that
+completed, a run still running (its lock is held), a run without a session to continue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agentic_ds.errors import ConfigError, UsageError
+
+if TYPE_CHECKING:
+    from agentic_ds.config.models import RoleModels
+    from agentic_ds.config.settings import Settings
+    from agentic_ds.runs.stop_signals import StopSignals
+    from agentic_ds.schema import RunRecord
+
+
+@dataclass
+class ResumeOptions:
+    """The `resume` command's arguments, as the user gave them."""
+
+    run: str
+    workdir: Path | None = None
+    config: str | None = None
+    quiet: bool = False
+    as_json: bool = False
+    max_cost: float | None = None
+    max_llm_calls: int | None = None
+    max_tokens: int | None = None
+    debug: bool = False
+
+    @property
+    def budgets(self) -> dict[str, Any]:
+        given = {"max_cost_usd": self.max_cost, "max_llm_calls": self.max_llm_calls, "max_tokens": self.max_tokens}
+        return {key: value for key, value in given.items() if value is not None}
+
+
+def resume_command(options: ResumeOptions) -> int:
+    """The whole `resume` command; returns the exit code (as `run`'s, and 2 when the run cannot be resumed)."""
+    from agentic_ds.runs.stop_signals import StopSignals
+
+    stop = StopSignals()
+    with stop.raising():
+        return _resume(options, stop)
+
+
+def _resume(options: ResumeOptions, stop: StopSignals) -> int:
+    from agentic_ds.cli.progress import make_renderer
+    from agentic_ds.cli.review import run_root
+    from agentic_ds.cli.run import check_bundled, check_sandbox, drive
+    from agentic_ds.config.models import export_dotenv_credentials
+    from agentic_ds.report.listing import find_run
+    from agentic_ds.runs import run_lock
+    from agentic_ds.workflow.resume import find_resume_point
+    from agentic_ds.workflow.runner import RunRequest
+    from agentic_ds.workspace import Workspace
+
+    root = find_run(options.run, run_root(options.workdir))
+    lock = run_lock.acquire(root)   # held until the resumed run ends; refused (exit 2) while another holds it
+    try:
+        point = asyncio.run(find_resume_point(root))
+        settings = resumed_settings(point.record, options)
+        models = resumed_models(point.record, settings)
+        check_sandbox(settings.sandbox.mode, models.choices["coder"])
+        check_bundled()
+        mode = point.record.mode
+        renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=mode)  # type: ignore[arg-type]
+        renderer.models(models)
+        workspace = Workspace(root)
+        renderer.run_started(workspace.root, point.record.inputs)
+        export_dotenv_credentials()
+        request = RunRequest(task=point.record.task, mode=mode, workspace=workspace, settings=settings, models=models,
+                             resume=point)
+        return drive(request, renderer, stop, debug=options.debug)
+    finally:
+        lock.release()
+
+
+def resumed_settings(record: RunRecord, options: ResumeOptions) -> Settings:
+    """The settings the run recorded, its masked secrets from today's configuration, budgets as the flags say."""
+    from pydantic import ValidationError
+
+    from agentic_ds.config.secrets import restore
+    from agentic_ds.config.settings import Settings, load_settings
+
+    today = load_settings(Path(options.config) if options.config else None, {"budgets": options.budgets})
+    if not record.settings:   # recorded before runs kept their settings: today's are the best guess
+        return today
+    settings = restore(record.settings, today.model_dump(mode="json"))
+    settings["budgets"] = {**settings.get("budgets", {}), **options.budgets}
+    try:
+        return Settings(**settings)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"the settings run.json recorded are not valid today ('{where}': {first['msg']})",
+                          hint="start the analysis again with `agentic-ds run`") from exc
+
+
+def resumed_models(record: RunRecord, settings: Settings) -> RoleModels:
+    """The models the run started with, every role as recorded; credentials are checked as for `run`."""
+    from agentic_ds.config.models import RoleModels, resolve_models
+    from agentic_ds.config.settings import ROLES
+
+    recorded = {role: spec for role, spec in record.models.items() if role in ROLES and spec}
+    if set(recorded) != set(ROLES):
+        missing = ", ".join(sorted(set(ROLES) - set(recorded)))
+        raise UsageError(f"run {record.id} does not record the model of every role (missing: {missing})",
+                         hint="start the analysis again with `agentic-ds run`")
+    settings.models = settings.models.model_copy(update=recorded)
+    chosen = resolve_models(settings)
+    return RoleModels(choices=chosen.choices, reason="the models this run started with")
