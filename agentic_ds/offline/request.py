@@ -29,7 +29,8 @@ _COMMON = ("task", "data profile", "relevant skills", "rules", "what to check", 
 ROLE_HEADINGS: dict[str, frozenset[str]] = {
     name: frozenset(_COMMON + extra)
     for name, extra in {
-        "plan_maker": ("input problems", "your previous plan", "review of your previous plan", "how to plan",
+        "plan_maker": ("what the task asks", "input problems", "your previous plan", "review of your previous plan",
+                       "how to plan",
                        "output format (markdown)"),
         "plan_reviewer": ("plan",),
         "plan_parser": ("plan", "previous output was invalid"),
@@ -39,9 +40,9 @@ ROLE_HEADINGS: dict[str, frozenset[str]] = {
         "code_reviewer": ("current stage", "execution", "coder summary", "stage files"),
         "criteria_checker": ("success criteria", "stage results"),
         "stage_reflector": ("stages", "criteria", "latest stage result"),
-        "summarizer": ("mode", "run status", "plan", "stage results", "criteria", "validated answer",
+        "summarizer": ("mode", "run status", "final answer", "plan", "stage results", "criteria", "validated answer",
                           "report format (markdown)"),
-        "answer_validator": ("execution", "coder summary"),
+        "answer_validator": ("asks", "execution", "coder summary", "stage results", "criteria"),
     }.items()
 }
 
