@@ -50,7 +50,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	for b in startup sandbox persistence loops context overhead; do $(BIN)/python bench/$$b.py || exit 1; done
+	for b in startup sandbox persistence loops context overhead parsers profiling; do $(BIN)/python bench/$$b.py || exit 1; done
 
 clean-venv:
 	rm -rf $(VENV)

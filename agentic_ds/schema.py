@@ -191,6 +191,13 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+class SkippedInput(Record):
+    """An input the run could not use, and the profiler's reason."""
+
+    path: str = ""
+    reason: str = ""
+
+
 class RunRecord(Record):
     """`run.json`: what was asked, which models ran, what it cost, how it ended."""
 
@@ -209,6 +216,7 @@ class RunRecord(Record):
     models_reason: str = ""
     isolation: str = ""
     inputs: list[str] = Field(default_factory=list)
+    skipped_inputs: list[SkippedInput] = Field(default_factory=list)
     agents: dict[str, AgentUsage] = Field(default_factory=dict)
     cost: Cost = Field(default_factory=Cost)
     tokens: Tokens = Field(default_factory=Tokens)

@@ -19,11 +19,22 @@ import pandas as pd
 from google.adk.models import LlmRequest
 from google.genai import types
 
-from agentic_ds.profiling import profile_inputs, render_profile
+from agentic_ds.profiling import ColumnProfile, FileProfile, profile_inputs, render_profile
 
 _MPL_CACHE = Path(tempfile.gettempdir()) / "agentic-ds-offline-tests-mpl"   # font cache built once, not per run
 TOOL_NAMES = ("read_file", "list_files", "run_python", "sql_query", "profile_data", "list_skills", "load_skill")
 READ_ONLY = ("read_file", "list_files", "sql_query", "profile_data", "list_skills", "load_skill")
+
+
+def col(name: str, kind: str, *, distinct: int | None = None, top_values: tuple[str, ...] = (),
+        null_pct: float = 0.0, **stats: Any) -> ColumnProfile:
+    """A profiled column as the profiler writes it (top values get a count each)."""
+    return ColumnProfile(name=name, dtype="", kind=kind, nulls=0, null_pct=null_pct, distinct=distinct,  # type: ignore[arg-type]
+                         top_values=[(v, 10 - i) for i, v in enumerate(top_values)], **stats)
+
+
+def data_file(path: str, rows: int | None, columns: tuple[ColumnProfile, ...] | list[ColumnProfile]) -> FileProfile:
+    return FileProfile(path=path, format="csv", size_bytes=0, rows=rows, columns=list(columns))
 
 
 def shop_frame(seed: int = 7, n: int = 360) -> pd.DataFrame:
@@ -74,13 +85,17 @@ class Tools:
         self.calls.append((name, args))
         return getattr(self, name)(**args)
 
-    def read_file(self, path: str) -> dict[str, Any]:
+    def read_file(self, path: str, offset: int = 0) -> dict[str, Any]:
         full = self.root / path
         if not full.is_file():
             return {"error": f"no such file: {path!r}", "hint": "use list_files"}
         text = full.read_text()
         cap = self.read_cap or len(text)
-        return {"path": path, "content": text[:cap], "truncated": len(text) > cap}
+        page = text[offset: offset + cap]
+        result: dict[str, Any] = {"path": path, "content": page, "truncated": offset + cap < len(text)}
+        if result["truncated"]:
+            result["next_offset"] = offset + len(page)
+        return result
 
     def list_files(self, path: str = ".") -> dict[str, Any]:
         base = self.root / path

@@ -6,8 +6,9 @@ import pytest
 
 from agentic_ds.offline.columns import match_column, mentioned_columns, words
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.profile import Column, DataFile
 from agentic_ds.offline.question import bind_question
+from tests.offline_support import col as Column
+from tests.offline_support import data_file as DataFile
 
 COLUMNS = (
     Column("order_id", "id", distinct=400),

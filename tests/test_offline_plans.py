@@ -11,7 +11,8 @@ from agentic_ds.offline.methods import read_method
 from agentic_ds.offline.plan_markdown import parse_plan
 from agentic_ds.offline.plan_roles import review_plan
 from agentic_ds.offline.planner import make_plan
-from agentic_ds.offline.profile import parse_profile
+from agentic_ds.offline.profile import profile_from_json, salvage_profile
+from agentic_ds.profiling import DataProfile
 from agentic_ds.skills import SkillLibrary
 from tests.offline_support import make_run_dir
 
@@ -39,7 +40,7 @@ def library():
 @pytest.fixture(scope="module")
 def profile(tmp_path_factory):
     root, _, _ = make_run_dir(tmp_path_factory.mktemp("run"))
-    return parse_profile(json.loads((root / "data_profile.json").read_text()))
+    return profile_from_json(json.loads((root / "data_profile.json").read_text()))
 
 
 def test_human_numbered_plan_is_parsed_into_stages_and_criteria():
@@ -89,13 +90,22 @@ def test_own_plan_round_trips_through_markdown_with_its_methods(library, profile
 
 
 def test_open_task_plan_fits_the_column_types(library, profile):
-    plan = make_plan(parse_intent("Explore the data and tell me what drives revenue"), profile, library)
+    plan = make_plan(parse_intent("Explore the data and tell me about revenue"), profile, library)
     templates = [s.method.template for s in plan.steps]
     assert templates[:2] == ["quality_audit", "describe"]
     assert {"trend_seasonality", "compare_groups", "correlation_matrix"} <= set(templates)
     trend = next(s.method for s in plan.steps if s.method.template == "trend_seasonality")
     assert trend.params["value_col"] == "revenue" and trend.params["date_col"] == "order_date"
     assert len(plan.steps) <= 6
+
+
+def test_a_drivers_task_checks_structure_time_and_every_dimension_before_a_model(library, profile):
+    plan = make_plan(parse_intent("Explore the data and tell me what drives revenue"), profile, library, max_stages=12)
+    templates = [s.method.template for s in plan.steps]
+    assert templates == ["quality_audit", "identity_check", "trend_seasonality", "dimension_breakdown", "driver_model"]
+    dimensions = plan.steps[3].method.params["dimensions"]
+    assert {"region", "sales_channel", "product_category"} <= set(dimensions)
+    assert "revenue" not in plan.steps[4].method.params["features"]
 
 
 def test_unanswerable_question_falls_back_to_exploring_and_says_why(library, profile):
@@ -112,26 +122,24 @@ def test_reviewer_flags_unknown_columns_and_uncovered_questions(profile):
     assert review_plan(plan.replace("unit_prise", "unit_price"), "What is the average unit price?", profile) == []
 
 
-def test_profile_text_rendering_reads_back_with_kinds_and_levels(tmp_path):
-    root, frame, text = make_run_dir(tmp_path)
-    from_json = parse_profile(json.loads((root / "data_profile.json").read_text()))
-    from agentic_ds.offline.profile_text import parse_profile_text
-
-    from_text = parse_profile_text(text)
-    assert [f.path for f in from_text.files] == ["inputs/orders.csv"] and from_text.files[0].rows == len(frame)
-    assert [(c.name, c.kind) for c in from_text.files[0].columns] == [(c.name, c.kind) for c in from_json.files[0].columns]
-    channel = from_text.files[0].column("sales_channel")
-    assert channel.distinct == 2 and set(channel.top_values) == {"online", "in-store"}
+def test_the_offline_model_reads_the_profilers_own_records(tmp_path):
+    root, frame, _ = make_run_dir(tmp_path)
+    document = json.loads((root / "data_profile.json").read_text())
+    profile = profile_from_json(document)
+    assert profile == DataProfile.from_json(document)
+    channel = profile.files[0].column("sales_channel")
+    assert channel.distinct == 2 and {v for v, _ in channel.top_values} == {"online", "in-store"}
+    document["files"][0]["columns"][0]["added_by_a_newer_profiler"] = 1      # unknown fields do not break it
+    document["files"][0]["encoding"] = "utf-8"
+    assert [c.name for c in profile_from_json(document).files[0].columns] == list(frame.columns)
 
 
 def test_a_cut_profile_file_still_yields_its_whole_columns(tmp_path):
-    from agentic_ds.offline.profile import salvage_profile
-
     root, _, _ = make_run_dir(tmp_path)
     text = (root / "data_profile.json").read_text()
-    full = parse_profile(json.loads(text)).files[0].columns
+    full = profile_from_json(json.loads(text)).files[0].columns
     cut = salvage_profile(text[: len(text) // 2])
     names = [c.name for c in cut.files[0].columns]
-    assert cut.files[0].path == "inputs/orders.csv"
+    assert cut.files[0].path == "inputs/orders.csv" and cut.files[0].rows == 360
     assert 0 < len(names) < len(full) and names == [c.name for c in full[: len(names)]]
-    assert cut.files[0].columns[0].kind == full[0].kind
+    assert cut.files[0].columns[0] == full[0]

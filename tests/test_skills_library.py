@@ -63,7 +63,7 @@ def test_front_matter_is_parsed_with_params_defaults_and_body(tmp_path):
     assert skill.body.startswith("# Guidance")
     spec = skill.template("show")
     assert spec.params["column"] == "the column to show"
-    assert spec.defaults == {"k": 3}
+    assert spec.defaults == {"encoding": None, "k": 3}  # every template takes the data file's encoding, None: UTF-8
     assert spec.required == ["data_path", "result_path", "fig_prefix", "column"]
 
 

@@ -70,6 +70,8 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "correlation_matrix": ("correlation-and-association", "correlation_matrix", DATA, {}),
     "pairwise_numeric": ("correlation-and-association", "pairwise_association", DATA, {"x": "units", "y": "revenue"}),
     "pairwise_mixed": ("correlation-and-association", "pairwise_association", DATA, {"x": "region", "y": "revenue"}),
+    "pairwise_few_levels": ("correlation-and-association", "pairwise_association", DATA,
+                            {"x": "churned", "y": "revenue", "method": "spearman"}),
     "compare_two": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "plan"}),
     "compare_many": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "region"}),
     "chi_square": ("group-comparisons", "chi_square", DATA, {"col_a": "region", "col_b": "plan"}),
@@ -81,6 +83,29 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "auto_chart": ("visualization", "auto_chart", DATA, {"x": "region", "y": "revenue"}),
     "estimate_with_ci": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "revenue", "group_col": "region"}),
     "estimate_share": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "plan", "statistic": "proportion", "event": "pro"}),
+    "compute_answers": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "mean_revenue", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                 {"name": "std_revenue", "stat": "std", "column": "revenue", "slots": {"value": "std_revenue"}},
+                 {"name": "rho", "stat": "spearman", "column": "units", "second": "revenue"},
+                 {"name": "far", "stat": "outliers_iqr", "column": "value", "factor": 1.5},
+                 {"name": "top_region", "stat": "median", "column": "revenue", "group": "region", "extreme": "max",
+                  "slots": {"value": "region"}},
+                 {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}}],
+        "filters": [{"column": "units", "op": ">=", "value": 15}, {"column": "region", "op": "!=", "value": "west"}],
+        "derived": [{"name": "value", "expression": "price * units"}], "dropna": ["revenue"], "digits": 3}),
+    "compute_answers_join": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "by_climate", "stat": "sum", "column": "revenue", "group": "climate"}],
+        "joins": [{"path": "inputs/regions.csv", "on": "region"}]}),
+    "compute_answers_outliers": ("direct-answers", "compute_answers", DATA, {
+        "asks": [{"name": "mean", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                 {"name": "by_region", "stat": "median", "column": "revenue", "group": "region",
+                  "slots": {"group:North": "median_north"}}],
+        "filters": [{"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}}]}),
+    "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
+    "dimension_breakdown": ("drivers-analysis", "dimension_breakdown", DATA, {"target": "revenue"}),
+    "joined_drivers": ("drivers-analysis", "joined_drivers", DATA,
+                       {"target": "revenue", "key": "region", "other_path": "inputs/regions.csv"}),
+    "driver_model": ("drivers-analysis", "driver_model", DATA, {"target": "revenue", "folds": 4}),
     # Degenerate data: a clear sentence instead of a crash.
     "tiny_compare": ("group-comparisons", "compare_groups", TINY, {"value_col": "revenue", "group_col": "region"}),
     "tiny_ols": ("regression", "ols_regression", TINY, {"target": "revenue"}),
@@ -109,13 +134,15 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
     library = SkillLibrary.load(default_skills_dir())
     base = tmp_path_factory.mktemp("skills-runs")
     make_tiny(data_root / "tiny.csv")
+    pd.DataFrame({"region": ["North", "South", "East", "West"], "staff": [12, 30, 21, 8],
+                  "climate": ["cold", "warm", "mild", "mild"]}).to_csv(data_root / "regions.csv", index=False)
     env = {"PATH": os.environ.get("PATH", ""), "MPLBACKEND": "Agg", "HOME": str(base), "PYTHONHASHSEED": "0"}
 
     def execute(case: str) -> Run:
         skill, template, data_path, params = CASES[case]
         run_dir = base / case
         (run_dir / "inputs").mkdir(parents=True)
-        for name in ("sales.csv", "tiny.csv"):
+        for name in ("sales.csv", "tiny.csv", "regions.csv"):
             (run_dir / "inputs" / name).write_bytes((data_root / name).read_bytes())
         code = library.render(skill, template, data_path=data_path, result_path=f"outputs/{case}.json",
                               fig_prefix=f"figures/{case}", **params)
@@ -182,6 +209,73 @@ def test_statistic_percentile_matches_pandas(runs, frame):
     assert "90th percentile" in result["summary"][0]
 
 
+def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers")
+    rows = data.assign(price=numeric(data["price"]))
+    rows = rows[(rows["units"] >= 15) & (rows["region"].str.casefold() != "west")].dropna(subset=["revenue"])
+    answers = result["answers"]
+    assert result["rows_used"] == len(rows)
+    assert answers["mean_revenue"]["value"] == pytest.approx(rows["revenue"].mean())
+    assert answers["std_revenue"]["value"] == pytest.approx(rows["revenue"].std())
+    assert answers["rho"]["value"] == pytest.approx(stats.spearmanr(rows["units"], rows["revenue"])[0])
+    value = (rows["price"] * rows["units"]).dropna()
+    q1, q3 = value.quantile([0.25, 0.75])
+    assert answers["far"]["value"] == int(((value < q1 - 1.5 * (q3 - q1)) | (value > q3 + 1.5 * (q3 - q1))).sum())
+    medians = rows.groupby("region")["revenue"].median()
+    assert answers["top_region"]["value"] == medians.idxmax()
+    welch = stats.ttest_ind(*(rows.loc[rows["plan"] == p, "revenue"] for p in ("basic", "pro")), equal_var=False)
+    assert answers["plans"]["p_value"] == pytest.approx(welch.pvalue)
+    text = result["answer_text"]
+    assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
+    assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
+    assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+
+
+def test_compute_answers_drops_outliers_first_and_fills_per_group_slots(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers_outliers")
+    z = (data["revenue"] - data["revenue"].mean()) / data["revenue"].std()
+    kept = data[z.abs() <= 2]
+    assert result["rows_used"] == len(kept)
+    assert result["answers"]["mean"]["value"] == pytest.approx(kept["revenue"].mean())
+    north = kept.loc[kept["region"] == "North", "revenue"].median()
+    assert f"@median_north[{north:.4f}".rstrip("0").rstrip(".") in result["answer_text"]
+
+
+def test_compute_answers_joins_a_second_table_on_its_key(runs, frame):
+    _, data = frame
+    result = result_of(runs, "compute_answers_join")
+    regions = pd.DataFrame({"region": ["North", "South", "East", "West"], "climate": ["cold", "warm", "mild", "mild"]})
+    expected = data.merge(regions, on="region", how="left").groupby("climate")["revenue"].sum()
+    assert result["answers"]["by_climate"]["value"] == pytest.approx(expected.to_dict())
+    assert result["files_used"] == [DATA, "inputs/regions.csv"]
+    matched = int(data["region"].isin(regions["region"]).sum())
+    assert f"joined inputs/regions.csv on region ({matched} of {len(data)} rows matched)" in result["summary"][1]
+
+
+def test_drivers_templates_find_no_false_identity_and_say_what_a_model_is(runs, frame):
+    _, data = frame
+    identity = result_of(runs, "identity_check")
+    assert identity["identity"] is None and "not defined by other columns" in identity["summary"][0]
+    dimensions = result_of(runs, "dimension_breakdown")["dimensions"]
+    region = next(d for d in dimensions if d["dimension"] == "region")
+    revenue = data["revenue"]
+    groups = revenue.groupby(data["region"])
+    between = (groups.count() * (groups.mean() - revenue[data["region"].notna()].mean()) ** 2).sum()
+    total = ((revenue[data["region"].notna()] - revenue[data["region"].notna()].mean()) ** 2).sum()
+    assert region["eta_squared"] == pytest.approx(between / total, rel=1e-6)
+    joined = result_of(runs, "joined_drivers")
+    totals = data.groupby("region")["revenue"].sum()
+    staff = pd.Series({"North": 12, "South": 30, "East": 21, "West": 8})
+    r = stats.pearsonr(staff[totals.index], totals)[0]
+    first = joined["tables"]["attributes"][0]
+    assert first["attribute"] == "staff" and first["pearson_r"] == pytest.approx(r)
+    model = result_of(runs, "driver_model")
+    assert "in-sample" in model["summary"][0] and "cross-validation" in model["summary"][0]
+    assert model["r2_cross_validated"] <= model["r2_in_sample"] + 0.05
+
+
 def test_top_values_match_value_counts(runs, frame):
     _, data = frame
     result = result_of(runs, "top_values")
@@ -234,6 +328,15 @@ def test_correlations_match_scipy(runs, frame):
     assert top["pearson"] == pytest.approx(r, abs=1e-4)
     mixed = result_of(runs, "pairwise_mixed")
     assert 0 < mixed["answer_value"] < 1 and mixed["kinds"] == ["categorical", "numeric"]
+
+
+def test_a_numeric_column_with_two_values_gets_the_correlation_asked_not_eta_squared(runs, frame):
+    _, data = frame
+    both = data[["churned", "revenue"]].dropna()
+    result = result_of(runs, "pairwise_few_levels")
+    assert result["kinds"] == ["numeric", "numeric"] and result["method"] == "spearman"
+    assert result["answer_value"] == pytest.approx(stats.spearmanr(both["churned"], both["revenue"])[0])
+    assert "eta" not in " ".join(result["summary"]).lower()
 
 
 def test_two_group_comparison_reports_welch_or_mann_whitney_with_effect_size(runs, frame):

@@ -47,6 +47,22 @@ def test_tools_read_file_cuts_long_files_and_refuses_binary(ws):
     assert "directory" in read_file("inputs")["error"]
 
 
+def test_tools_read_file_pages_through_a_long_file_with_next_offset(ws):
+    read_file, write_file, _ = make_file_tools(ws, output_cap=100)
+    text = "".join(f"{i:04d}é\n" for i in range(60))          # 360 characters, some of them two bytes long
+    write_file("outputs/pages.txt", text)
+    pieces, offset = [], 0
+    while True:
+        page = read_file("outputs/pages.txt", offset=offset)
+        pieces.append(page["content"])
+        if not page["truncated"]:
+            assert "next_offset" not in page
+            break
+        offset = page["next_offset"]
+    assert "".join(pieces) == text and len(pieces) == 4
+    assert read_file("outputs/pages.txt", offset=10_000)["content"] == ""
+
+
 def test_tools_view_names_follow_the_documented_rule():
     taken: set[str] = set()
     assert view_name("sales.csv", taken) == "sales"
@@ -88,3 +104,31 @@ async def test_tools_profile_data_profiles_an_input(ws):
     assert result["rows"] == 3 and result["columns"] == 2
     assert "inputs/sales.csv" in result["profile"] and "region" in result["profile"]
     assert "no such file" in (await profile_data("inputs/nope.csv"))["error"]
+
+
+async def test_tools_sql_query_uses_the_profiled_column_names_and_encodings(tmp_path):
+    """What the profile says (pandas' names, the file's encoding) is what SQL sees, so every tool agrees."""
+    import json
+
+    from agentic_ds.profiling import profile_inputs
+
+    root = tmp_path / "run"
+    (root / "inputs").mkdir(parents=True)
+    (root / "inputs" / "blank.csv").write_text(",city,,amount,amount\n0,Leeds,x,10,1\n1,York,y,12,2\n")
+    (root / "inputs" / "latin.csv").write_bytes("city,n\nMünchen,1\nKöln,2\n".encode("latin-1"))
+    (root / "inputs" / "windows.csv").write_bytes("city,n\nMünchen “1”,1\nKöln €,2\n".encode("cp1252"))
+    workspace = Workspace(root)
+    profile = profile_inputs(workspace.input_files(), base=root)
+    workspace.file("data_profile.json").write_text(json.dumps(profile.to_json()))
+    database = InputDatabase(workspace)
+    sql_query = make_sql_tool(database, output_cap=2000, timeout_s=10)
+
+    named = await sql_query('SELECT "Unnamed: 0", "Unnamed: 2", "amount.1" FROM blank ORDER BY 1')
+    assert named["columns"] == ["Unnamed: 0", "Unnamed: 2", "amount.1"]
+    assert named["table"].splitlines()[-1] == "| 1 | y | 2 |"
+    latin = await sql_query("SELECT city FROM latin ORDER BY n")
+    assert latin["table"].splitlines()[2:] == ["| München |", "| Köln |"]
+    assert database.skipped == {
+        "inputs/windows.csv": "encoded in cp1252, which DuckDB cannot read: use run_python with "
+        "pandas.read_csv(path, encoding='cp1252')"
+    }

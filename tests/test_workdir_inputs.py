@@ -166,13 +166,46 @@ def test_unreadable_input_is_refused():
         secret.chmod(0o644)
 
 
-def test_unreadable_file_inside_an_input_folder_is_refused(monkeypatch):
+def test_unreadable_file_inside_an_input_folder_is_planned_with_its_problem_and_not_copied(monkeypatch):
     put("data/ok.csv")
     put("data/locked.csv")
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda p, mode: not str(p).endswith("locked.csv") and real_access(p, mode))
-    with pytest.raises(InputError, match=r"input .*data/locked.csv is not readable"):
-        validate_inputs([Path("data")], Path("w"))
+    real_open = os.open
+
+    def refuse_locked(path, flags, *args):
+        if str(path).endswith("locked.csv"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse_locked)
+    planned = {item.run_path: item.problem for item in validate_inputs([Path("data")], Path("w"))}
+    assert planned["inputs/data/ok.csv"] is None
+    assert planned["inputs/data/locked.csv"].startswith("could not be opened (Permission denied)")
+    monkeypatch.setattr(os, "open", real_open)
+    workspace = create_run_dir(Path("w"), "t", now=NOW)
+    monkeypatch.setattr(os, "open", refuse_locked)
+    assert copy_inputs([Path("data")], workspace) == ["inputs/data/ok.csv"]
+
+
+def test_special_files_and_links_inside_a_folder_are_planned_with_their_problem():
+    put("data/ok.csv")
+    os.mkfifo("data/pipe.csv")
+    Path("data/loop").symlink_to(Path("data").resolve())
+    Path("data/gone.csv").symlink_to(Path("nowhere.csv").resolve())
+    planned = {item.run_path: item.problem for item in validate_inputs([Path("data")], Path("w"))}
+    assert planned == {
+        "inputs/data/gone.csv": "a link that leads nowhere (No such file or directory); fix or remove it",
+        "inputs/data/loop": "a link to a folder; links to folders are not followed (pass that folder itself)",
+        "inputs/data/ok.csv": None,
+        "inputs/data/pipe.csv": "not a regular file (a named pipe (FIFO)); not copied",
+    }
+    workspace = create_run_dir(Path("w"), "t", now=NOW)
+    assert copy_inputs([Path("data")], workspace) == ["inputs/data/ok.csv"]
+
+
+def test_a_symlink_loop_given_as_input_is_refused():
+    Path("loop").symlink_to("loop")
+    with pytest.raises(InputError, match="input loop is a symbolic link that leads nowhere"):
+        validate_inputs([Path("loop")], Path("w"))
 
 
 def test_special_file_is_refused():

@@ -185,11 +185,16 @@ async def test_a_file_that_cannot_be_parsed_is_reported_to_the_planner(tmp_path)
     bad = tmp_path / "data" / "broken.parquet"
     bad.write_bytes(b"\x00\x01 not a parquet file at all")
     outcome, models = await run_scripted(tmp_path, TASK, [csv, bad], happy_scripts())
-    assert outcome.status == "completed", outcome.reason
+    # Everything else went well, but the answer rests on one of the two inputs: that is a warning.
+    assert outcome.status == "completed_with_warnings", outcome.reason
     prompt = models["plan_maker"].request_text(0)
     assert "broken.parquet" in prompt and "Input problems" in prompt
     profile = json.loads((outcome.workspace.root / "data_profile.json").read_text())
     assert any(f.get("error") for f in profile["files"])
+    record = json.loads((outcome.workspace.root / "run.json").read_text())
+    assert [item["path"] for item in record["skipped_inputs"]] == ["inputs/broken.parquet"]
+    assert record["skipped_inputs"][0]["reason"].startswith("not a Parquet file (no PAR1 header)")
+    assert record["warnings"][0].startswith("1 of 2 input files were skipped because they cannot be read")
 
 
 async def test_no_template_residue_or_placeholder_reaches_any_model(tmp_path):

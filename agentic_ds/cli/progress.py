@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agentic_ds.config.models import RoleModels
 
 _TEXT_LIMIT = 160
+_WARNING_LIMIT = 300  # a warning names a file and says what is wrong with it: let it finish its sentence
 
 
 def display_path(path: Path | str) -> str:
@@ -87,7 +88,8 @@ class PlainRenderer:
         if kind == "tool_result":
             return f"{who} <- {event.get('tool')}: {_short(event.get('text'), 100)}"
         if kind == "warning":
-            return f"{who} warning: {_short(event.get('text'))}"
+            text = str(event.get("text") or "").removeprefix("warning:").strip()
+            return f"{who} warning: {_short(text, _WARNING_LIMIT)}"
         if kind == "error":
             return f"{who} error: {_short(event.get('text'))}"
         if kind == "compaction":

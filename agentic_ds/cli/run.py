@@ -91,6 +91,7 @@ def run_command(options: RunOptions) -> int:
     from agentic_ds.cli.progress import make_renderer
     from agentic_ds.config.models import export_dotenv_credentials, parse_model_flags, resolve_models
     from agentic_ds.config.settings import load_settings
+    from agentic_ds.runs.input_check import check_inputs, refused_inputs
     from agentic_ds.runs.workdir import copy_inputs, create_run_dir, validate_inputs
 
     task = read_task(options.task)
@@ -102,7 +103,8 @@ def run_command(options: RunOptions) -> int:
     if not options.files:
         raise UsageError("no input files given", hint="pass --files PATH (a file or a folder; repeat for more)")
     paths = [Path(p) for p in options.files]
-    validate_inputs(paths, settings.workdir)
+    planned = validate_inputs(paths, settings.workdir)
+    check_inputs(planned)
     _check_sandbox(settings.sandbox.mode, models.choices["coder"])
     _check_bundled()
 
@@ -116,7 +118,10 @@ def run_command(options: RunOptions) -> int:
     try:
         from agentic_ds.workflow.runner import RunRequest, execute_run
 
-        request = RunRequest(task=task, mode=options.mode, workspace=workspace, settings=settings, models=models)
+        request = RunRequest(
+            task=task, mode=options.mode, workspace=workspace, settings=settings, models=models,
+            skipped_inputs=refused_inputs(planned),
+        )
         outcome = asyncio.run(execute_run(request, on_event=renderer.on_event))
     except KeyboardInterrupt:
         renderer.finish(RunStatus.INTERRUPTED, INTERRUPTED_REASON, workspace.root, _existing_report(workspace))

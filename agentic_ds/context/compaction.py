@@ -111,7 +111,9 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
 
 
 # -- extractive summary -----------------------------------------------------------------------------
-_FILE = re.compile(r"[\w./-]*\w\.(?:csv|tsv|json|jsonl|parquet|xlsx?|png|jpe?g|svg|pdf|py|ipynb|md|html|txt|sql|db|pkl|yaml|yml)\b")
+# `(?<![\w./-])`: a match starts where a path-like token starts, so a long token is scanned once, not once
+# per position (quadratic on a line of 20 KB without a break).
+_FILE = re.compile(r"(?<![\w./-])[\w./-]*\w\.(?:csv|tsv|json|jsonl|parquet|xlsx?|png|jpe?g|svg|pdf|py|ipynb|md|html|txt|sql|db|pkl|yaml|yml)\b")
 _ERROR = re.compile(r"\b\w*(?:Error|Exception)\b|Traceback|\bfailed\b|\berror\b", re.IGNORECASE)
 _DECISION = re.compile(r"\b(?:decid\w*|approved?|reject\w*|conclu\w*|chose|chosen|will use|instead|next step|exit)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d")
@@ -194,7 +196,9 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                 line = " ".join(raw.split())
                 if not line or line == SUMMARY_HEADER or line in seen:
                     continue
-                priority = max(_priority(line), 1) if is_previous_summary else _priority(line)
+                text = line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 3] + "..."
+                # Ranked on what the summary keeps: a file name past the cut would not be in it anyway.
+                priority = max(_priority(text), 1) if is_previous_summary else _priority(text)
                 if priority == 0:
                     continue
                 if priority == 1:
@@ -202,7 +206,6 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
                     if numeric > _NUMERIC_LINES_PER_EVENT:
                         continue
                 seen.add(line)
-                text = line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 3] + "..."
                 candidates.append(_Line(text, priority, is_previous_summary, order))
                 order += 1
         budget = self.max_chars - len(SUMMARY_HEADER) - 1

@@ -96,14 +96,15 @@ def render_markdown(manifest: Path, options: EvalOptions, results: list[TaskResu
              f"`{summary.line()}`", "", "## Accuracy by checker", "",
              *accuracy_table(summary), "", "## Status of the runs", "", "| status | runs |", "|---|--:|",
              *(f"| {status} | {count} |" for status, count in summary.by_status.items()), "",
-             "## Accuracy by the run's confidence", "", "| confidence | graded | correct | accuracy |", "|---|--:|--:|--:|",
+             "## Accuracy by the run's confidence", "",
+             "| confidence | graded | correct | accuracy |", "|---|--:|--:|--:|",
              *(f"| {level} | {c['graded']} | {c['correct']} | {_ratio(c['correct'], c['graded'])} |"
                for level, c in sorted(summary.by_confidence.items())), "",
              "## Time, tokens and cost", "",
              f"- Wall time: {summary.total_wall_s:.1f} s in all; per task median {summary.median_wall_s:.1f} s, "
              f"max {max((r.wall_s for r in results), default=0):.1f} s",
              f"- Tokens: {summary.input_tokens:,} in, {summary.output_tokens:,} out, {summary.llm_calls:,} model calls",
-             f"- Cost: {'$%.4f' % summary.cost_usd if summary.cost_usd is not None else 'unknown'}", ""]
+             f"- Cost: {f'${summary.cost_usd:.4f}' if summary.cost_usd is not None else 'unknown'}", ""]
     wrong = [r for r in results if r.correct is False and not r.error]
     if wrong:
         lines += ["## Not answered right", "", *(f"- `{r.id}` ({r.status}): {r.grade}" for r in wrong), ""]
@@ -116,8 +117,10 @@ def render_markdown(manifest: Path, options: EvalOptions, results: list[TaskResu
 def accuracy_table(summary: Summary) -> list[str]:
     rows = ["| checker | tasks | graded | correct | accuracy |", "|---|--:|--:|--:|--:|"]
     for checker, c in summary.by_checker.items():
-        rows.append(f"| {checker} | {c['tasks']} | {c['graded']} | {c['correct']} | {_ratio(c['correct'], c['graded'])} |")
-    rows.append(f"| **all** | {summary.n} | {summary.graded} | {summary.correct} | {_ratio(summary.correct, summary.graded)} |")
+        accuracy = _ratio(c["correct"], c["graded"])
+        rows.append(f"| {checker} | {c['tasks']} | {c['graded']} | {c['correct']} | {accuracy} |")
+    accuracy = _ratio(summary.correct, summary.graded)
+    rows.append(f"| **all** | {summary.n} | {summary.graded} | {summary.correct} | {accuracy} |")
     return rows
 
 

@@ -119,7 +119,7 @@ def _judge_ask(ask: Ask, validated: ValidatedAnswer, claim: Any, evidence: CodeE
         untraced = [n.text for n in numbers if n not in traced and not n.minor]
         note = f"; not in any output: {', '.join(untraced[:MAX_LISTED])}" if untraced else ""
         return _yes(result, basis, f"{', '.join(n.text for n in traced[:MAX_LISTED])} traced to executed code{note}")
-    named = _traced_words(joined, task, evidence)
+    named = _slot_words(texts[0], evidence) if ask.slot else _traced_words(joined, task, evidence)
     if named and not [n for n in numbers if not n.minor]:
         return _yes(result, basis, f"{', '.join(named[:MAX_LISTED])} found in the outputs of executed code")
     if numbers:
@@ -169,6 +169,12 @@ def _with_slots(answer: str, asks: list[Ask], results: list[AskResult]) -> str:
 def _untraced(text: str, evidence: CodeEvidence, exempt: list[Number]) -> list[Number]:
     given = {abs(n.value) for n in exempt}
     return [n for n in extract(text) if not n.minor and abs(n.value) not in given and not evidence.index.traces(n)]
+
+
+def _slot_words(value: str, evidence: CodeEvidence) -> list[str]:
+    """A named value that is a word (`@normal[no]`, `@department[Engineering]`): all of its words in the outputs."""
+    found = [w for w in words(value) if not w[0].isdigit()]
+    return found if found and all(w in evidence.words for w in found) else []
 
 
 def _traced_words(text: str, task: str, evidence: CodeEvidence) -> list[str]:

@@ -169,11 +169,12 @@ def _sentence_asks(sentence: str) -> list[Found]:
         group = _strip(m.group(1))
         if measure and group:
             extremes.append((m.start(), m.end() + len(measure) + 1))
-            if measure.split()[0].lower() in _FREQUENT:   # "which department is most common": the mode of a column
+            # An answer names the winning group ("Engineering has the highest median salary"), rarely the
+            # grouping word: the measure is the term, or for "which department is most common", the grouping.
+            if measure.split()[0].lower() in _FREQUENT:
                 out.append(("extreme", f"which {group} is {m.group(2).lower()} {measure}", ((group,),), "", ()))
             else:
-                out.append(("extreme", f"which {group} has the {m.group(2).lower()} {measure}",
-                            ((group,), (measure,)), "", ()))
+                out.append(("extreme", f"which {group} has the {m.group(2).lower()} {measure}", ((measure,),), "", ()))
     out += _statistics(sentence, extremes)
     for m in _HOW_MANY.finditer(sentence):
         what = _phrase_after(sentence, m.end(), lists=False)

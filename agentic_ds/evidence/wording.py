@@ -51,8 +51,16 @@ def sentences(text: str) -> list[str]:
     return [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
 
 
+# Words that say the same statistic, read as one: "total revenue" is "sum of revenue", "average" is "mean".
+_SAME = {"total": "sum", "summed": "sum", "average": "mean", "avg": "mean", "averaged": "mean", "maximum": "max",
+         "highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "minimum": "min", "lowest": "min",
+         "smallest": "min", "stdev": "std", "sd": "std"}
+
+
 def stem(word: str) -> str:
-    """`salaries` -> `salary`, `years` -> `year`; short words as they are."""
+    """`salaries` -> `salary`, `years` -> `year`, `average` -> `mean`; short words as they are."""
+    if word in _SAME:
+        return _SAME[word]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):

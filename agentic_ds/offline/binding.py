@@ -32,6 +32,8 @@ class Roles:
     top_n: int = 10
     group_values: list[str] = field(default_factory=list)
     id_columns: list[str] = field(default_factory=list)
+    encoding: str = ""                            # the data file's codec as profiled ("" or UTF-8: none passed)
+    given: dict[str, Any] = field(default_factory=dict)  # params the question fixes itself (asks, filters, joins...)
 
 
 def _has(text: str, *needles: str) -> bool:
@@ -82,8 +84,13 @@ def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:
         "result_path": roles.result_path,
         "fig_prefix": roles.fig_prefix,
     }
+    if roles.encoding and roles.encoding not in ("utf-8", "ascii"):
+        params["encoding"] = roles.encoding  # so the template's pandas reads München, not M\ufffdnchen
     for name, meaning in spec.params.items():
         if name in COMMON_PARAMS:
+            continue
+        if name in roles.given:
+            params[name] = roles.given[name]
             continue
         optional = name in spec.defaults
         if optional and spec.defaults[name] is not None and name not in _TUNED_OPTIONALS:

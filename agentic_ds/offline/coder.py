@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reply import Reply, profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest, ToolExchange, tool_json
 from agentic_ds.offline.steps import Step, parse_stage, stage_step, task_steps
@@ -41,7 +42,7 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     profile = profile_or_fetch(req)
     if isinstance(profile, Reply):
         return profile
-    if not profile.readable:
+    if not readable_files(profile):
         problems = "; ".join(profile.problems) or "the data profile lists no readable file"
         return Reply.say(f"Nothing was run: {problems}.")
     stage_block = req.section("Current stage")

@@ -13,8 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agentic_ds.offline.profile import Column
+from agentic_ds.profiling.model import ColumnProfile as Column
 
+MAX_SPELLING_WORDS = 6
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -119,7 +120,9 @@ def match_column(phrase: str, columns: Iterable[Column], *, kinds: tuple[str, ..
         if normalise(column.name) == target:
             return ColumnMatch(column, 1.0, "exact")
     candidates = [c for c in pool if not kinds or c.kind in kinds]
-    scored = [(s, how, c) for c in candidates for s, how in [_score(phrase, c.name)] if s > 0]
+    phrase_words = words(phrase)
+    asked = [w for w in phrase_words if w not in _FILLER] or phrase_words
+    scored = [(s, how, c) for c in candidates for s, how in [_score(asked, c.name)] if s > 0]
     if not scored:
         return None
     scored.sort(key=lambda item: (-item[0], len(item[2].name), item[2].name))
@@ -128,8 +131,8 @@ def match_column(phrase: str, columns: Iterable[Column], *, kinds: tuple[str, ..
     return ColumnMatch(best, round(best_score, 3), how, rivals)
 
 
-def _score(phrase: str, name: str) -> tuple[float, str]:
-    asked = [w for w in words(phrase) if w not in _FILLER] or words(phrase)
+def _score(asked: list[str], name: str) -> tuple[float, str]:
+    """How well the words of a phrase (fillers removed) name the column `name`."""
     have = words(name)
     if not asked or not have:
         return 0.0, ""
@@ -146,6 +149,8 @@ def _score(phrase: str, name: str) -> tuple[float, str]:
     via = synonyms & set(have)
     if via:
         return 0.45 + 0.1 * len(via) / len(set(have)), "synonym"
+    if len(asked) > MAX_SPELLING_WORDS:
+        return 0.0, ""                # a long phrase is not a misspelt column name (and difflib is quadratic)
     ratio = difflib.SequenceMatcher(None, " ".join(asked), " ".join(have)).ratio()
     if ratio >= 0.75:
         return 0.3 + 0.1 * ratio, "spelling"

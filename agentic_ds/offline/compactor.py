@@ -23,11 +23,12 @@ _TOOL = re.compile(r"\b(run_python|read_file|write_file|list_files|sql_query|pro
 def compact_turn(req: ParsedRequest) -> str:
     text = "\n".join([*req.user_texts, req.instruction])
     tools = sorted(set(_TOOL.findall(text)) | {ex.name for ex in req.exchanges})
-    kept: list[str] = []
+    kept: dict[str, None] = {}          # ordered and O(1) membership: a long transcript stays linear
     for line in text.splitlines():
-        line = line.strip()
-        if line and _KEEP.search(line) and line not in kept:
-            kept.append(line[:MAX_LINE_CHARS])
+        line = line.strip()[:MAX_LINE_CHARS]
+        if line and _KEEP.search(line):
+            kept.setdefault(line, None)
+    kept_lines = list(kept)
     lines = ["Conversation Language: English", f"Tools used: {', '.join(tools) or 'none'}", "Key facts kept verbatim:"]
-    lines += [f"- {line}" for line in kept[-MAX_LINES:]]
+    lines += [f"- {line}" for line in kept_lines[-MAX_LINES:]]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import pandas as pd
 DATA_PATH = {data_path}
 RESULT_PATH = {result_path}
 COLUMNS = {columns}
+ENCODING = {encoding}
 
 path = Path(DATA_PATH)
 suffix = path.suffix.lower()
@@ -26,9 +27,9 @@ if suffix in (".parquet", ".pq"):
 elif suffix in (".xlsx", ".xls"):
     df = pd.read_excel(path)
 elif suffix in (".json", ".jsonl"):
-    df = pd.read_json(path, lines=suffix == ".jsonl")
+    df = pd.read_json(path, lines=suffix == ".jsonl", encoding=ENCODING)
 else:
-    df = pd.read_csv(path, sep=None, engine="python")
+    df = pd.read_csv(path, sep=None, engine="python", encoding=ENCODING)
 summary = [f"{{DATA_PATH}} has {{len(df):,}} rows and {{df.shape[1]}} columns."]
 stats = {{}}
 for column in [c for c in COLUMNS if c in df.columns]:
@@ -49,9 +50,10 @@ print("\\n".join(summary))
 '''
 
 
-def fallback_code(data_path: str, result_path: str, columns: list[str]) -> str:
+def fallback_code(data_path: str, result_path: str, columns: list[str], encoding: str | None = None) -> str:
     return _CODE.format(
         data_path=python_literal(data_path),
         result_path=python_literal(result_path),
         columns=python_literal(list(columns)),
+        encoding=python_literal(encoding),
     )

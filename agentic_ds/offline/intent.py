@@ -84,7 +84,8 @@ _EXPLORE = re.compile(r"\b(explore|exploratory|eda|analy[sz]e|insights?|overview
 
 # Words that make a task open even when it mentions a statistic ("explore what drives total sales").
 _OPEN_SIGNAL = re.compile(
-    _EXPLORE.pattern + r"|\b(what drives|drivers?|factors?|predict\w*|forecast\w*|build a model|insights?)\b"
+    _EXPLORE.pattern + r"|\b(what (?:else )?drives|drives|driving|drivers?|factors?|predict\w*|forecast\w*|build a model|"
+    r"insights?|what explains|what affects|what determines)\b"
 )
 
 
@@ -107,20 +108,52 @@ class Intent:
         return self.kind != "open"
 
 
+HEAD_CHARS, TAIL_CHARS = 4000, 2000
+MAX_SENTENCE_CHARS = 300
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!;])\s+")
+
+
+def question_focus(text: str) -> str:
+    """The part of a task a question is read from: all of it, or for a long paste its first 4,000 and last 2,000
+    characters (where people put the question). Bounding it keeps every reading linear in the task's length."""
+    if len(text) <= HEAD_CHARS + TAIL_CHARS:
+        return text
+    return f"{text[:HEAD_CHARS]} … {text[-TAIL_CHARS:]}"
+
+
+def _sentences(low: str) -> list[str]:
+    """The sentences the patterns below read, each cut to MAX_SENTENCE_CHARS: their lazy groups then backtrack
+    over a bounded span, never over the whole task."""
+    return [s[:MAX_SENTENCE_CHARS].strip() for s in _SENTENCE_BREAK.split(low) if s.strip()]
+
+
 def parse_intent(task: str) -> Intent:
     """Classify `task`; direct questions win over an open reading when their pattern is clear."""
     text = " ".join(task.strip().split())
-    low = text.lower().rstrip()
-    correlation = _correlation(text, low)
-    if correlation is not None:
-        return correlation
+    low = question_focus(text).lower().rstrip()
+    sentences = _sentences(low)
+    for sentence in sentences:
+        correlation = _correlation(text, sentence)
+        if correlation is not None:
+            return correlation
     if _OPEN_SIGNAL.search(low):
         return Intent(kind="open", task=text, goals=open_goals(low))
     for parser in (_comparison, _top_values, _trend, _statistic):
-        intent = parser(text, low)
-        if intent is not None:
-            return intent
+        for sentence in sentences:
+            intent = parser(text, sentence)
+            if intent is not None:
+                return intent
     return Intent(kind="open", task=text, goals=open_goals(low))
+
+
+def asks_for_drivers(task: str) -> bool:
+    """"What drives / explains / affects X": a question about the causes of one quantity."""
+    return bool(_DRIVERS.search(" ".join(question_focus(task).lower().split())))
+
+
+def has_open_signal(task: str) -> bool:
+    """Words that make a task an open analysis ("what drives", "explore", "predict"), whatever else it asks."""
+    return bool(_OPEN_SIGNAL.search(" ".join(question_focus(task).lower().split())))
 
 
 def open_goals(low: str) -> tuple[str, ...]:

@@ -19,7 +19,13 @@ from agentic_ds.skills import SkillLibrary, TemplateSpec
 # goal -> (preferred skill, preferred templates, words describing the template we want)
 GOALS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "audit": ("data-quality-audit", ("quality_audit",), "audit quality missing duplicates problems"),
+    "clean": ("loading-and-cleaning", ("load_overview",), "clean duplicates spellings cleaned copy"),
+    "identity": ("drivers-analysis", ("identity_check",), "identity product sum defined by other columns"),
+    "dimensions": ("drivers-analysis", ("dimension_breakdown",), "every categorical dimension variance eta"),
+    "joined": ("drivers-analysis", ("joined_drivers",), "join table key attributes per key"),
+    "driver_model": ("drivers-analysis", ("driver_model",), "in-sample model cross-validated drivers"),
     "descriptive": ("descriptive-statistics", ("describe",), "describe summary descriptive statistics every column"),
+    "answers": ("direct-answers", ("compute_answers",), "answer question statistics filters joins format"),
     "statistic": ("descriptive-statistics", ("statistic",), "single statistic value answer mean median percentile"),
     "top_values": ("descriptive-statistics", ("top_values",), "most common frequent values frequency counts top"),
     "correlation": ("correlation-and-association", ("pairwise_association",), "correlation between two columns pair"),

@@ -146,8 +146,12 @@ def _close(stages: list[PlanStage], body: list[str]) -> None:
     body.clear()
 
 
+_EMPHASIS = re.compile(r"\*\*([^*\n]{1,300})\*\*|\*([^*\n]{1,300})\*|`([^`\n]{1,300})`")
+
+
 def _plain(text: str) -> str:
-    return re.sub(r"(\*\*|\*|`)(.+?)\1", r"\2", text).strip().rstrip(":").strip()
+    """Markdown emphasis and code marks removed (each mark pair bounded, so this is linear)."""
+    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).strip().rstrip(":").strip()
 
 
 def _strip_fences(text: str) -> str:

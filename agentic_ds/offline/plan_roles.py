@@ -8,10 +8,10 @@ import re
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.plan_markdown import parse_plan
 from agentic_ds.offline.planner import DEFAULT_MAX_STAGES, make_plan
-from agentic_ds.offline.profile import Profile
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import Reply, profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 
 _MAX_STAGES = re.compile(r"(?:to|at most)\s+(\d+)\s+stages", re.I)
@@ -62,7 +62,7 @@ def plan_reviewer_turn(req: ParsedRequest) -> Reply:
     )
 
 
-def review_plan(plan_text: str, task: str, profile: Profile) -> list[str]:
+def review_plan(plan_text: str, task: str, profile: DataProfile) -> list[str]:
     """Concrete problems of a plan: unknown columns, missing stages or criteria, the question not covered."""
     if not plan_text.strip():
         return ["The plan is empty: write stages and success criteria."]

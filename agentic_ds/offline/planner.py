@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 
 from agentic_ds.offline.binding import Roles
 from agentic_ds.offline.columns import mentioned_columns
-from agentic_ds.offline.intent import Intent
+from agentic_ds.offline.drivers_plan import add_drivers
+from agentic_ds.offline.intent import Intent, asks_for_drivers, has_open_signal
 from agentic_ds.offline.methods import Method, choose_method
 from agentic_ds.offline.plan_markdown import PlanStage, render_plan
-from agentic_ds.offline.profile import Column, DataFile, Profile
+from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind
 from agentic_ds.offline.question import Question, bind_question, data_for_task
+from agentic_ds.offline.spec import QuestionSpec, build_spec, describe_ask
+from agentic_ds.profiling.model import ColumnProfile as Column
+from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 
@@ -35,7 +39,7 @@ class PlannedStep:
     title: str
     text: str                          # what to do, for a human reader
     method: Method
-    criterion: str
+    criteria: list[str]                # end states that prove the step, each naming its result file
 
     @property
     def result_path(self) -> str:
@@ -55,18 +59,41 @@ class Plan:
         preamble = f"Plan for: {task}"
         if self.notes:
             preamble += "\n\n" + "\n".join(f"Note: {n}" for n in self.notes)
-        return render_plan([s.stage() for s in self.steps], [s.criterion for s in self.steps], preamble)
+        return render_plan([s.stage() for s in self.steps], [c for s in self.steps for c in s.criteria], preamble)
 
 
-def make_plan(intent: Intent, profile: Profile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES) -> Plan:
-    data = data_for_task(profile, intent.task)
+def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
+    """The full reading of a direct question when the `direct-answers` skill should answer it: several asks,
+    filters, derived columns, joins, a named method, tests, rounding or a format. A single plain statistic
+    keeps the `statistic` template (exact over any file size through DuckDB), unless only this reading binds it."""
+    if has_open_signal(intent.task):
+        return None
+    spec = build_spec(intent.task, profile)
+    if not spec.answerable:
+        return None
+    if intent.kind in ("top_values", "comparison", "trend"):
+        return spec if spec.shaped else None
+    if spec.rich or intent.kind == "open":
+        return spec
+    if intent.kind == "statistic":
+        data = data_for_task(profile, intent.task)
+        return spec if data is None or not bind_question(intent, data).answerable else None
+    return None
+
+
+def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES) -> Plan:
+    spec = direct_spec(intent, profile)
+    data = spec.data if spec is not None else data_for_task(profile, intent.task)
     if data is None:
         problems = "; ".join(profile.problems) or "no readable input file"
         raise ValueError(f"nothing to analyse: {problems}")
-    builder = _Builder(data, library, max_stages)
+    builder = PlanBuilder(data, library, max_stages, profile)
     ids = [c.name for c in data.columns if (c.kind == "id" or _ID_NAME.search(c.name)) and c.distinct == data.rows]
     builder.add("audit", "Audit data quality", f"Audit the data quality of `{data.path}`: missing values, duplicates, types and ranges.",
                 f"{{path}} lists the data-quality problems of {data.path} with counts.", slug="audit", id_columns=ids)
+    if spec is not None:
+        builder.add_spec(spec)
+        return Plan(builder.steps, notes=spec.caveats)
     if intent.is_direct:
         question = bind_question(intent, data)
         if question.answerable:
@@ -77,29 +104,40 @@ def make_plan(intent: Intent, profile: Profile, library: SkillLibrary, max_stage
     return Plan(builder.steps, notes=builder.notes)
 
 
-class _Builder:
-    def __init__(self, data: DataFile, library: SkillLibrary, max_stages: int) -> None:
+class PlanBuilder:
+    def __init__(self, data: FileProfile, library: SkillLibrary, max_stages: int, profile: DataProfile | None = None) -> None:
         self.data = data
+        self.profile = profile or DataProfile(files=[data])
         self.library = library
         self.max_stages = max(max_stages, 2)
         self.steps: list[PlannedStep] = []
         self.notes: list[str] = []
 
-    def add(self, goal: str, title: str, text: str, criterion: str, *, slug: str = "", **roles: object) -> bool:
+    def add(self, goal: str, title: str, text: str, criterion: str | list[str], *, slug: str = "", **roles: object) -> bool:
         if len(self.steps) >= self.max_stages:
             return False
         number = len(self.steps) + 1
         slug = f"{number:02d}-{slugify(slug or title, 28)}"
-        bound = Roles(data_path=self.data.path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
-                      **roles)  # type: ignore[arg-type]
+        data_path = str(roles.pop("data_path", self.data.path))
+        bound = Roles(data_path=data_path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
+                      encoding=encoding_of(self.profile, data_path), **roles)  # type: ignore[arg-type]
         method = choose_method(self.library, goal, bound, context=text)
         if method is None:
             self.notes.append(f"No skill template fits the step '{title}'; it was left out.")
             return False
-        self.steps.append(PlannedStep(title, text, method, criterion.replace("{path}", bound.result_path)))
+        criteria = [criterion] if isinstance(criterion, str) else criterion
+        self.steps.append(PlannedStep(title, text, method, [c.replace("{path}", bound.result_path) for c in criteria]))
         return True
 
     # -- direct questions -------------------------------------------------------------------------
+    def add_spec(self, spec: QuestionSpec) -> None:
+        """One stage computing every ask of the question; one criterion per ask, so each is checked."""
+        first = describe_ask(spec.asks[0]).replace("`", "")
+        more = f" (+{len(spec.asks) - 1} more)" if len(spec.asks) > 1 else ""
+        criteria = [f"{{path}} states {describe_ask(a)}." for a in spec.asks]
+        self.add("answers", f"Answer: {first}{more}"[:90], spec.describe(), criteria, slug="answer",
+                 given=spec.params())
+
     def add_question(self, q: Question) -> None:
         intent = q.intent
         if intent.kind == "statistic":
@@ -140,11 +178,14 @@ class _Builder:
     # -- open tasks -----------------------------------------------------------------------------
     def add_open(self, intent: Intent) -> None:
         data = self.data
-        numeric = [c for c in data.of_kind("numeric") if not _ID_NAME.search(c.name)]
+        numeric = [c for c in of_kind(data, "numeric") if not _ID_NAME.search(c.name)]
         target = _pick_target(intent.task, numeric)
         groups = _pick_groups(intent.task, data, 2 if "predictive" in intent.goals else 1)
         group = groups[0] if groups else None
         time = _pick_time(intent.task, data)
+        if target is not None and asks_for_drivers(intent.task):
+            add_drivers(self, target, self.profile, intent.task)
+            return
         described = [c.name for c in data.columns if c.kind != "id" and not _ID_NAME.search(c.name)][:20]
         self.add("descriptive", "Descriptive statistics", f"Describe the columns of `{data.path}`: centre, spread, levels.",
                  "{path} holds summary statistics of the columns.", columns=described)
@@ -196,9 +237,9 @@ def _pick_target(task: str, numeric: list[Column]) -> Column | None:
     return numeric[0] if numeric else None
 
 
-def _pick_groups(task: str, data: DataFile, n: int) -> list[Column]:
+def _pick_groups(task: str, data: FileProfile, n: int) -> list[Column]:
     """Up to `n` grouping columns: those the task names first, then the ones with the fewest levels."""
-    groupable = [c for c in data.columns if c.is_groupable]
+    groupable = [c for c in data.columns if is_groupable(c)]
     named = mentioned_columns(task, groupable)
     by_levels = sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))
     picked: list[Column] = []
@@ -208,7 +249,7 @@ def _pick_groups(task: str, data: DataFile, n: int) -> list[Column]:
     return picked[:n]
 
 
-def _pick_time(task: str, data: DataFile) -> Column | None:
-    dated = data.of_kind("datetime")
+def _pick_time(task: str, data: FileProfile) -> Column | None:
+    dated = of_kind(data, "datetime")
     named = mentioned_columns(task, dated)
     return (named or dated or [None])[0]

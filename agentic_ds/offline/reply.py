@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentic_ds.offline.profile import Profile, parse_profile, salvage_profile
-from agentic_ds.offline.profile_text import parse_profile_text
-from agentic_ds.offline.request import ParsedRequest, tool_json, tool_text
+from agentic_ds.offline.profile import profile_from_json, salvage_profile
+from agentic_ds.offline.request import ParsedRequest, tool_json
+from agentic_ds.profiling.model import DataProfile
 
 PROFILE_FILE = "data_profile.json"
+MAX_PROFILE_PAGES = 12          # a profile longer than this many reads is used as far as it arrived
 
 
 @dataclass
@@ -39,30 +41,43 @@ def read_json_file(req: ParsedRequest, path: str) -> tuple[bool, Any]:
     return False, None
 
 
-def profile_or_fetch(req: ParsedRequest) -> Profile | Reply:
-    """The run's data profile, or the tool call that fetches it (when the agent has `read_file`)."""
-    asked, _ = read_json_file(req, PROFILE_FILE)
-    if not asked and req.has_tool("read_file"):
-        return Reply.call("read_file", path=PROFILE_FILE)
+def profile_or_fetch(req: ParsedRequest) -> DataProfile | Reply:
+    """The run's data profile, or the `read_file` call that fetches it (or its next page) first."""
+    if req.has_tool("read_file"):
+        pages = _pages(req, PROFILE_FILE)
+        if not pages:
+            return Reply.call("read_file", path=PROFILE_FILE)
+        last = pages[-1]
+        if last.get("truncated") and isinstance(last.get("next_offset"), int) and len(pages) < MAX_PROFILE_PAGES:
+            return Reply.call("read_file", path=PROFILE_FILE, offset=last["next_offset"])
     return load_profile(req)
 
 
-def load_profile(req: ParsedRequest) -> Profile:
-    """The profile from `read_file("data_profile.json")` in this request; the file tools cut long files, so a cut
-    file is salvaged column by column, and the prompt's `## Data profile` rendering is the last resort."""
-    _, document = read_json_file(req, PROFILE_FILE)
-    profile = parse_profile(document)
-    if profile.readable:
-        return profile
-    candidates = [salvage_profile(_raw_text(req, PROFILE_FILE)), parse_profile_text(req.section("Data profile"))]
-    return max(candidates, key=lambda p: sum(len(f.columns) for f in p.files))
+def load_profile(req: ParsedRequest) -> DataProfile:
+    """`DataProfile.from_json` of the profile pages read in this request; a profile still cut after the last
+    page keeps every file and column that arrived whole."""
+    text = "".join(str(page.get("content") or "") for page in _pages(req, PROFILE_FILE))
+    try:
+        return profile_from_json(json.loads(text))
+    except ValueError:
+        return salvage_profile(text)
 
 
-def _raw_text(req: ParsedRequest, path: str) -> str:
-    for exchange in reversed(req.exchanges):
-        if exchange.name == "read_file" and exchange.args.get("path") == path and exchange.response is not None:
-            return tool_text(exchange.response)
-    return ""
+def _pages(req: ParsedRequest, path: str) -> list[dict[str, Any]]:
+    """The responses of `read_file(path)` that chain from offset 0 through each `next_offset`."""
+    by_offset: dict[int, dict[str, Any]] = {}
+    for exchange in req.exchanges:
+        if exchange.name == "read_file" and exchange.args.get("path") == path and isinstance(exchange.response, dict):
+            if "error" in exchange.response:
+                continue
+            by_offset.setdefault(int(exchange.args.get("offset") or 0), exchange.response)
+    pages: list[dict[str, Any]] = []
+    offset: Any = 0
+    while isinstance(offset, int) and offset in by_offset and len(pages) < MAX_PROFILE_PAGES:
+        page = by_offset[offset]
+        pages.append(page)
+        offset = page.get("next_offset") if page.get("truncated") else None
+    return pages
 
 
 def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] | Reply:
@@ -73,12 +88,15 @@ def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] 
     return {p: read_json_file(req, p)[1] for p in paths}
 
 
+_RESULT_PATH = re.compile(r"outputs/[\w./\-]{1,200}")
+
+
 def result_paths(text: str) -> list[str]:
     """`outputs/....json` paths named in a text, in order, without duplicates."""
-    import re
-
-    seen: list[str] = []
-    for path in re.findall(r"outputs/[\w./\-]+?\.json", text):
-        if path not in seen:
-            seen.append(path)
-    return seen
+    seen: dict[str, None] = {}
+    for match in _RESULT_PATH.finditer(text):
+        candidate = match.group(0)
+        end = candidate.find(".json")
+        if end > 0:
+            seen.setdefault(candidate[: end + 5], None)
+    return list(seen)

@@ -14,37 +14,13 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
-from agentic_ds.agent_table import role_of
+from agentic_ds.offline.prompt_headings import agent_headings
 
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
 _HEADING = re.compile(r"^##\s+(.+?)\s*$")
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
-_INSTRUCTION_BLOCK = re.compile(r"<<<BEGIN_SYSTEM_INSTRUCTION>>>(.*?)<<<END_SYSTEM_INSTRUCTION>>>", re.S)
+_BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
 _OTHER_AGENT_PREFIX = "For context:"
-
-# The `## ` headings the prompt templates of each role write (prompts/*.md.j2; roles from the table of agents).
-# Only these start a section, so a value that holds markdown of its own (a plan with `## Stages`) stays inside
-# its section.
-_COMMON = ("task", "data profile", "relevant skills", "rules", "what to check", "files")
-ROLE_HEADINGS: dict[str, frozenset[str]] = {
-    name: frozenset(_COMMON + extra)
-    for name, extra in {
-        "plan_maker": ("what the task asks", "input problems", "your previous plan", "review of your previous plan",
-                       "how to plan",
-                       "output format (markdown)"),
-        "plan_reviewer": ("plan",),
-        "plan_parser": ("plan", "previous output was invalid"),
-        "confirmation": ("what was reviewed", "review"),
-        "coder": ("stage map", "finished stages", "current stage", "reviewer feedback", "last error",
-                         "code already run in this stage", "earlier attempts"),
-        "code_reviewer": ("current stage", "execution", "coder summary", "stage files"),
-        "criteria_checker": ("success criteria", "stage results"),
-        "stage_reflector": ("stages", "criteria", "latest stage result"),
-        "summarizer": ("mode", "run status", "final answer", "plan", "stage results", "criteria", "validated answer",
-                          "report format (markdown)"),
-        "answer_validator": ("asks", "execution", "coder summary", "stage results", "criteria"),
-    }.items()
-}
 
 
 @dataclass
@@ -136,9 +112,9 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     for content in request.contents or []:
         for part in content.parts or []:
             if part.text:
-                block = _INSTRUCTION_BLOCK.search(part.text)
-                if block:
-                    instruction = f"{instruction}\n{block.group(1)}"
+                block = _instruction_block(part.text)
+                if block is not None:
+                    instruction = f"{instruction}\n{block}"
                     continue
                 if content.role == "user":
                     user_texts.append(part.text)
@@ -158,12 +134,21 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     return ParsedRequest(
         agent=agent,
         instruction=instruction,
-        sections=split_sections(instruction, ROLE_HEADINGS.get(role_of(agent) or "")),
+        sections=split_sections(instruction, agent_headings(agent)),
         user_texts=user_texts,
         exchanges=exchanges,
         tools=tools,
         wants_json=wants_json,
     )
+
+
+def _instruction_block(text: str) -> str | None:
+    """The text between the first BEGIN and the END after it (plain `find`, linear however many BEGINs)."""
+    begin = text.find(_BEGIN_BLOCK)
+    if begin < 0:
+        return None
+    end = text.find(_END_BLOCK, begin)
+    return text[begin + len(_BEGIN_BLOCK): end] if end >= 0 else None
 
 
 def _system_text(request: LlmRequest) -> str:

@@ -18,8 +18,9 @@ from agentic_ds.offline.fallback import fallback_code
 from agentic_ds.offline.intent import Intent, parse_intent
 from agentic_ds.offline.methods import Method, candidate_methods, read_method
 from agentic_ds.offline.planner import make_plan
-from agentic_ds.offline.profile import Profile
+from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
 from agentic_ds.offline.question import bind_question
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 
@@ -76,7 +77,7 @@ def parse_stage(block: str) -> StageSpec:
     return StageSpec(get("id") or "s", get("title") or "stage", get("description") or get("title"), outputs)
 
 
-def stage_step(stage: StageSpec, profile: Profile, library: SkillLibrary) -> Step:
+def stage_step(stage: StageSpec, profile: DataProfile, library: SkillLibrary) -> Step:
     methods: list[Method] = []
     own = read_method(stage.description)
     if own is not None and own.skill in library.names():
@@ -85,7 +86,7 @@ def stage_step(stage: StageSpec, profile: Profile, library: SkillLibrary) -> Ste
     return _step(stage.title, methods, library)
 
 
-def task_steps(task: str, profile: Profile, library: SkillLibrary, max_steps: int = 3) -> list[Step]:
+def task_steps(task: str, profile: DataProfile, library: SkillLibrary, max_steps: int = 3) -> list[Step]:
     """Simple mode: the answer step of a direct question, or the first analysis steps of an open task."""
     intent = parse_intent(task)
     plan = make_plan(intent, profile, library, max_stages=max_steps + 1)
@@ -97,14 +98,16 @@ def task_steps(task: str, profile: Profile, library: SkillLibrary, max_steps: in
     return out
 
 
-def infer_methods(text: str, stage: StageSpec, profile: Profile, library: SkillLibrary, own: Method | None) -> list[Method]:
-    wanted = [c.name for f in profile.readable for c in mentioned_columns(text, f.columns)]
-    data = profile.primary(wanted)
+def infer_methods(text: str, stage: StageSpec, profile: DataProfile, library: SkillLibrary, own: Method | None) -> list[Method]:
+    wanted = [c.name for f in readable_files(profile) for c in mentioned_columns(text, f.columns)]
+    data = primary_file(profile, wanted)
     if data is None:
         return []
     result_path = _result_path(stage, own)
     fig_prefix = str(own.params.get("fig_prefix")) if own else result_path.replace("outputs/", "figures/").removesuffix(".json")
-    roles = Roles(data_path=data.path, result_path=result_path, fig_prefix=fig_prefix)
+    data_path = str(own.params.get("data_path") or data.path) if own is not None else data.path
+    encoding = str((own.params.get("encoding") if own is not None else "") or encoding_of(profile, data_path))
+    roles = Roles(data_path=data_path, result_path=result_path, fig_prefix=fig_prefix, encoding=encoding)
     if own is not None:
         _roles_from_params(roles, own)
     intent = parse_intent(text)
@@ -151,13 +154,13 @@ def _roles_from_question(roles: Roles, question, intent: Intent) -> None:  # noq
 
 def _roles_from_mentions(roles: Roles, text: str, data) -> None:  # noqa: ANN001
     named = mentioned_columns(text, data.columns)
-    numeric = [c.name for c in named if c.is_numeric]
-    groups = [c.name for c in named if c.is_groupable]
-    dated = [c.name for c in named if c.kind == "datetime"] or [c.name for c in data.of_kind("datetime")]
-    all_numeric = [c.name for c in data.of_kind("numeric")]
+    numeric = [c.name for c in named if c.kind == "numeric"]
+    groups = [c.name for c in named if is_groupable(c)]
+    dated = [c.name for c in named if c.kind == "datetime"] or [c.name for c in of_kind(data, "datetime")]
+    all_numeric = [c.name for c in of_kind(data, "numeric")]
     roles.target = (numeric or all_numeric or [""])[0]
     roles.second = (numeric[1:] or [c for c in all_numeric if c != roles.target] or [""])[0]
-    roles.group = (groups or [c.name for c in data.columns if c.is_groupable] or [""])[0]
+    roles.group = (groups or [c.name for c in data.columns if is_groupable(c)] or [""])[0]
     roles.time = (dated or [""])[0]
     roles.columns = numeric or all_numeric[:12]
 
@@ -180,8 +183,10 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
         step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
     if step.attempts:
         first = methods[0].params
-        columns = [str(v) for k, v in sorted(first.items()) if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat")]
-        step.attempts.append(Attempt("fallback", fallback_code(str(first["data_path"]), result_path, columns), result_path))
+        columns = [str(v) for k, v in sorted(first.items())
+                   if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat", "encoding")]
+        code = fallback_code(str(first["data_path"]), result_path, columns, first.get("encoding"))
+        step.attempts.append(Attempt("fallback", code, result_path))
     return step
 
 

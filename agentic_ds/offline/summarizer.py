@@ -11,10 +11,11 @@ import re
 
 from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.profile import Profile
+from agentic_ds.offline.planner import direct_spec
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import RunStatus
 
 _MAX_FINDINGS_PER_FILE = 3
@@ -35,11 +36,16 @@ def summary_turn(req: ParsedRequest) -> Reply:
     return Reply.say(_full_report(req, results, caveats))
 
 
+def answers_directly(task: str, results: dict[str, dict]) -> bool:
+    """A direct question, or one a `compute_answers` result answers (it read the question whole)."""
+    return parse_intent(task).is_direct or any(d.get("answer_text") for d in results.values())
+
+
 def _answer_path(task: str, results: dict[str, dict]) -> str | None:
     if not results:
         return None
     with_value = [p for p, d in results.items() if "answer_value" in d]
-    if parse_intent(task).is_direct and with_value:
+    if answers_directly(task, results) and with_value:
         return with_value[-1]
     return analysis_paths(results)[-1]
 
@@ -60,6 +66,8 @@ _INVENTORY = re.compile(r"^(Correlations among|Described|Audited|Loaded|\S+ has 
 
 def headline(document: dict, task: str) -> str:
     """The most telling sentence of a result: names a finding (strong, significant, highest...), not an inventory."""
+    if document.get("headline"):
+        return str(document["headline"])
     task_words = set(words(task))
     scored = []
     for order, sentence in enumerate(_sentences(document)):
@@ -77,13 +85,15 @@ def _sentences(document: dict, limit: int | None = None) -> list[str]:
 
 def _full_report(req: ParsedRequest, results: dict[str, dict], caveats: list[str]) -> str:
     status, status_line = _run_status(req)
-    direct = parse_intent(req.task).is_direct
+    direct = answers_directly(req.task, results)
     lines = ["## Answer"]
     answer = _answer_path(req.task, results)
     if answer is None:
         lines.append("No result file was produced, so the question cannot be answered from this run.")
     elif direct:
-        lines += _sentences(results[answer], 3) + [f"(from `{answer}`)"]
+        document = results[answer]
+        lines += ([str(document["answer_text"])] + _sentences(document)[1:3] if document.get("answer_text")
+                  else _sentences(document, 3)) + [f"(from `{answer}`)"]
     else:
         lines.append(f"The analysis produced {len(results)} result file(s). The main results:")
         lines += [f"- {headline(results[p], req.task)} (`{p}`)" for p in analysis_paths(results)]
@@ -153,13 +163,16 @@ def _unmet(block: str) -> list[str]:
     return [f for f in found if f]
 
 
-def _interpretation_caveats(task: str, profile: Profile) -> list[str]:
+def _interpretation_caveats(task: str, profile: DataProfile) -> list[str]:
     return question_caveats(task, profile) + list(profile.problems)
 
 
-def question_caveats(task: str, profile: Profile) -> list[str]:
-    """How a direct question's words were mapped to columns, and why it cannot be answered as asked (if so)."""
+def question_caveats(task: str, profile: DataProfile) -> list[str]:
+    """How a direct question's words were mapped to columns and files, and why it cannot be answered as asked."""
     intent = parse_intent(task)
+    spec = direct_spec(intent, profile)
+    if spec is not None:
+        return list(spec.caveats)
     data = data_for_task(profile, task)
     if not intent.is_direct or data is None:
         return []

@@ -1,4 +1,4 @@
-"""answer_validator (simple mode): re-read the result files and restate the answer they support.
+"""answer_validator (both modes): re-read the result files and restate the answer they support, ask by ask.
 
 The answer is valid only when the execution succeeded and a result file of this run carries the
 answer's sentences; the answer text is copied from that file, never composed from the coder's words.
@@ -13,7 +13,7 @@ from agentic_ds.offline.ask_answers import ask_entries, with_asks
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
-from agentic_ds.offline.summarizer import analysis_paths, headline, question_caveats
+from agentic_ds.offline.summarizer import analysis_paths, answers_directly, headline, question_caveats
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
@@ -31,10 +31,11 @@ def validator_turn(req: ParsedRequest) -> Reply:
         reason = "the execution failed" if not execution_ok else "no result file with a summary was written"
         return Reply.json(_answer(False, f"No validated answer: {reason}.", "low", caveats,
                                   [f"Checked the execution and {', '.join(paths) or 'no result files'}: {reason}."], "text"))
-    path, document = _answer_document(results, intent.is_direct)
+    direct = answers_directly(req.task, results)
+    path, document = _answer_document(results, direct)
     sentences = [str(s) for s in document.get("summary") or []]
-    answer = " ".join(sentences[:2])
-    if not intent.is_direct:
+    answer = str(document.get("answer_text") or " ".join(sentences[:2]))
+    if not direct:
         answer = " ".join(headline(results[p], req.task) for p in sorted(analysis_paths(results))[:3])
     fallback = document.get("skill") == "fallback"
     notes = [str(n) for n in document.get("notes") or []]
@@ -43,11 +44,11 @@ def validator_turn(req: ParsedRequest) -> Reply:
     caveats += notes
     confidence = "low" if fallback else "medium" if caveats else "high"
     trace = [
-        f"Read the task as a {intent.kind} question." if intent.is_direct else "Read the task as an open analysis.",
+        f"Read the task as a direct question ({intent.kind} reading)." if direct else "Read the task as an open analysis.",
         f"Ran {document.get('skill', '?')}/{document.get('template', '?')} on the data.",
         f"Re-read {path}: {sentences[0] if sentences else 'no summary'}",
     ]
-    valid = not (intent.is_direct and "answer_value" in document and document.get("answer_value") is None)
+    valid = not (direct and "answer_value" in document and document.get("answer_value") is None)
     asks = ask_entries(req.task, req.section("Asks"), results, path)
     reply = _answer(valid, with_asks(answer, asks), confidence, caveats, trace, _output_type(document))
     return Reply.json({**reply, "asks": asks})

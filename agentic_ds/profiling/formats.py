@@ -1,8 +1,9 @@
-"""Which reader a file needs, and the DuckDB table expression that reads it.
+"""The DuckDB table expression that reads a file, the CSV dialect fallbacks, and Excel as CSV.
 
 CSV/TSV, Parquet and JSON are read by DuckDB itself, streaming, so any size works. Excel is streamed
 row by row with openpyxl (read-only mode) into a temporary CSV that DuckDB then reads: DuckDB's excel
-extension would need the network, and pandas would hold the whole sheet in memory.
+extension would need the network, and pandas would hold the whole sheet in memory. Which format a
+file is, and whether it can be read at all, is `sniff.py`'s job.
 """
 
 from __future__ import annotations
@@ -14,27 +15,19 @@ from pathlib import Path
 
 import duckdb
 
-FORMAT_BY_SUFFIX = {
-    ".csv": "csv",
-    ".txt": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".json": "json",
-    ".jsonl": "json",
-    ".ndjson": "json",
-    ".xlsx": "excel",
-    ".xlsm": "excel",
-    ".xls": "excel",
-}
-COMPRESSION_SUFFIXES = (".gz", ".zst")
-TEXT_FORMATS = ("csv", "tsv", "json")
-PARQUET_MAGIC = b"PAR1"
+from agentic_ds.profiling.errors import UnreadableFile
+from agentic_ds.profiling.names import pandas_names
+from agentic_ds.profiling.sniff import COMPRESSION_SUFFIXES
 
 
-class UnreadableFile(Exception):
-    """The file cannot be profiled; the message says why and what the user can do."""
+@dataclass(frozen=True)
+class CsvShape:
+    """How DuckDB's sniffer reads a CSV: what the header names and the describing note are built from."""
+
+    delimiter: str
+    has_header: bool
+    skip_rows: int
+    quote: str
 
 
 @dataclass
@@ -43,34 +36,8 @@ class CsvDialect:
 
     options: dict[str, str | int | bool] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-
-def detect_format(path: Path) -> str:
-    """`csv`, `tsv`, `parquet`, `json`, `excel`, or `unknown`, from the name (compression suffix allowed)."""
-    name = path.name.lower()
-    for suffix in COMPRESSION_SUFFIXES:
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    return FORMAT_BY_SUFFIX.get(Path(name).suffix, "unknown")
-
-
-def check_readable(path: Path, file_format: str) -> None:
-    """Refuse, with an actionable message, files that no reader will make sense of."""
-    size = path.stat().st_size
-    if size == 0:
-        raise UnreadableFile("the file is empty (0 bytes); supply the data or remove the file")
-    with path.open("rb") as handle:
-        head = handle.read(65536)
-    if file_format == "parquet" and not head.startswith(PARQUET_MAGIC):
-        raise UnreadableFile("not a Parquet file (no PAR1 header); check the file or rename it to its real type")
-    compressed = path.name.lower().endswith(COMPRESSION_SUFFIXES)
-    if file_format in TEXT_FORMATS and not compressed and b"\x00" in head:
-        raise UnreadableFile(
-            f"binary content in a .{path.suffix.lstrip('.')} file, not text; "
-            "export the data as UTF-8 CSV, Parquet or JSON"
-        )
-    if file_format in TEXT_FORMATS and not compressed and not head.strip():
-        raise UnreadableFile("the file holds only whitespace; supply the data or remove the file")
+    shape: CsvShape | None = None
+    """What the sniffer found with these options, when already asked (a sniff of a wide file takes ~1 s)."""
 
 
 def sql_string(value: str | Path) -> str:
@@ -97,11 +64,15 @@ def table_expression(path: Path, file_format: str, dialect: CsvDialect | None = 
     raise ValueError(f"no DuckDB reader for format {file_format!r}")
 
 
+def is_invalid_utf8(error_message: str) -> bool:
+    """DuckDB met a byte sequence that is not UTF-8 (the file is in another encoding from some point on)."""
+    lowered = error_message.lower()
+    return "not utf-8 encoded" in lowered or "invalid unicode" in lowered
+
+
 def csv_fallbacks(error_message: str) -> CsvDialect | None:
     """The dialect to retry with after `error_message`, or None when a retry cannot help."""
     lowered = error_message.lower()
-    if "not utf-8 encoded" in lowered or "invalid unicode" in lowered:
-        return CsvDialect({"encoding": "latin-1"}, ["not UTF-8: read as Latin-1"])
     if "could not convert" in lowered or "conversion error" in lowered or "expected" in lowered:
         # The sniffer looked at the first rows only; a later row broke its guess. Sniff everything.
         return CsvDialect(
@@ -111,16 +82,19 @@ def csv_fallbacks(error_message: str) -> CsvDialect | None:
     return None
 
 
-def sniff(con: duckdb.DuckDBPyConnection, path: Path, file_format: str, dialect: CsvDialect) -> tuple[str, bool, int]:
-    """(delimiter, has header, leading lines skipped) as DuckDB's sniffer reads `path` with `dialect`."""
+def sniff(con: duckdb.DuckDBPyConnection, path: Path, file_format: str, dialect: CsvDialect) -> CsvShape:
+    """The dialect DuckDB's sniffer finds in `path` when read with `dialect`."""
     options = dict(dialect.options)
     if file_format == "tsv":
         options.setdefault("delim", "\t")
     rendered = "".join(f", {key}={sql_value(value)}" for key, value in options.items())
-    row = con.execute(f"SELECT Delimiter, HasHeader, SkipRows FROM sniff_csv({sql_string(path)}{rendered})").fetchone()
+    row = con.execute(
+        f"SELECT Delimiter, HasHeader, SkipRows, Quote FROM sniff_csv({sql_string(path)}{rendered})"
+    ).fetchone()
     if row is None:
         raise UnreadableFile("DuckDB could not work out the CSV dialect; check the delimiter and quoting")
-    return str(row[0]), bool(row[1]), int(row[2])
+    quote = str(row[3] or "")
+    return CsvShape(str(row[0]), bool(row[1]), int(row[2]), quote if len(quote) == 1 else '"')  # "(empty)": none found
 
 
 def starting_dialect(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> CsvDialect:
@@ -131,11 +105,12 @@ def starting_dialect(con: duckdb.DuckDBPyConnection, path: Path, file_format: st
     there, missing fields are padded with nulls instead.
     """
     try:
-        delimiter, _, skipped = sniff(con, path, file_format, CsvDialect())
+        shape = sniff(con, path, file_format, CsvDialect())
     except (duckdb.Error, UnreadableFile):
         return CsvDialect()  # reading will fail with a clearer error, or fall back
+    delimiter, skipped = shape.delimiter, shape.skip_rows
     if skipped == 0:
-        return CsvDialect()
+        return CsvDialect(shape=shape)
     skipped_lines = _first_lines(path, skipped)
     if skipped_lines and all(delimiter in line for line in skipped_lines):
         return CsvDialect({"null_padding": True}, ["ragged rows: missing fields read as nulls"])
@@ -149,13 +124,11 @@ def _first_lines(path: Path, count: int) -> list[str]:
         return [line for line, _ in zip(handle, range(count))]
 
 
-def describe_dialect(con: duckdb.DuckDBPyConnection, path: Path, file_format: str, dialect: CsvDialect) -> str:
-    try:
-        delimiter, has_header, _ = sniff(con, path, file_format, dialect)
-    except (duckdb.Error, UnreadableFile):
+def describe_dialect(shape: CsvShape | None) -> str:
+    if shape is None:
         return "read with DuckDB read_csv (dialect auto-detected)"
-    shown = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}.get(delimiter, repr(delimiter))
-    return f"delimiter {shown}, {'header row' if has_header else 'no header row (columns named column0..)'}"
+    shown = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}.get(shape.delimiter, repr(shape.delimiter))
+    return f"delimiter {shown}, {'header row' if shape.has_header else 'no header row (columns named column0..)'}"
 
 
 def sql_value(value: str | int | bool) -> str:
@@ -172,8 +145,6 @@ def excel_to_csv(path: Path, target: Path) -> list[str]:
     openpyxl's read-only mode keeps memory flat whatever the sheet size. Dates are written in ISO form
     so DuckDB's sniffer types them; the first non-empty row is the header.
     """
-    if path.suffix.lower() == ".xls":
-        raise UnreadableFile("legacy .xls workbooks are not supported; save it as .xlsx or CSV")
     import openpyxl  # only Excel inputs pay for the import
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -189,7 +160,7 @@ def excel_to_csv(path: Path, target: Path) -> list[str]:
             header = next(rows, None)
             if header is None:
                 continue
-            names = [str(cell).strip() if cell is not None else f"column{i}" for i, cell in enumerate(header)]
+            names = pandas_names(["" if cell is None else str(cell) for cell in header])  # as read_excel names them
             with target.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle)
                 writer.writerow(names)

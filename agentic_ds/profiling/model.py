@@ -57,6 +57,11 @@ class FileProfile:
     """Rows that exactly repeat an earlier row; None when not counted (files too large to do it cheaply)."""
     notes: list[str] = field(default_factory=list)
     """How the file was read (delimiter, sheet, fallbacks) and anything else worth knowing."""
+    encoding: str | None = None
+    """Text files: the Python codec that reads it (`utf-8`, `utf-8-sig`, `utf-16`, `cp1252`, `latin-1`...),
+    as `pandas.read_csv(path, encoding=...)` takes it; None for Parquet and Excel."""
+    columns_not_profiled: list[str] = field(default_factory=list)
+    """Names of the columns past the profiler's bound (`ProfilerSettings.max_columns`), in file order."""
 
     def column(self, name: str) -> ColumnProfile:
         """The column called `name`; `KeyError` when there is none."""
@@ -72,6 +77,8 @@ class DataProfile:
 
     files: list[FileProfile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    not_profiled: list[str] = field(default_factory=list)
+    """Readable inputs past the bound on files profiled per run (`ProfilerSettings.max_files`), by path."""
 
     def file(self, path: str) -> FileProfile:
         """The profile whose `path` is `path`; `KeyError` when there is none."""
@@ -79,6 +86,10 @@ class DataProfile:
             if profile.path == path:
                 return profile
         raise KeyError(f"no profiled file {path!r}")
+
+    def skipped(self) -> list[dict[str, str]]:
+        """Every input that could not be used, as `{"path", "reason"}` (run.json's `skipped_inputs`)."""
+        return [{"path": profile.path, "reason": profile.error} for profile in self.files if profile.error]
 
     def to_json(self) -> dict[str, Any]:
         return {"version": SCHEMA_VERSION, **asdict(self)}
@@ -88,6 +99,7 @@ class DataProfile:
         return cls(
             files=[_file_from_json(item) for item in data.get("files", [])],
             problems=list(data.get("problems", [])),
+            not_profiled=list(data.get("not_profiled", [])),
         )
 
 

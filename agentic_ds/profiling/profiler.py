@@ -1,8 +1,10 @@
-"""Profile input files with DuckDB, streaming, so a file larger than memory is fine.
+"""Profile one input file with DuckDB, streaming, so a file larger than memory is fine.
 
 `profile_file` never raises for a bad file: it returns a `FileProfile` with `error` set, saying what
-is wrong and what to do. `profile_inputs` profiles many files (directories are walked) and collects
-those errors as `problems`.
+is wrong and what to do. It sniffs first (`sniff.py`: the same check `agentic-ds run` makes before a
+run starts), reads other encodings and Excel through a UTF-8 copy (`source.py`), and names columns
+as pandas will (`names.py`). A wide file is profiled up to `ProfilerSettings.max_columns` columns;
+the others are listed by name.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from typing import Any
 import duckdb
 
 from agentic_ds.profiling import formats, kinds
-from agentic_ds.profiling.formats import CsvDialect, UnreadableFile
-from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
+from agentic_ds.profiling.errors import UnreadableFile
+from agentic_ds.profiling.formats import CsvDialect, CsvShape, quote_identifier
+from agentic_ds.profiling.model import ColumnProfile, FileProfile
+from agentic_ds.profiling.names import csv_header, pandas_names
 from agentic_ds.profiling.scan import (
     TOP_VALUES_KEPT,
     TOP_VALUES_MAX_DISTINCT,
@@ -30,17 +34,20 @@ from agentic_ds.profiling.scan import (
     look_at_head,
     scan_table,
 )
+from agentic_ds.profiling.sniff import detect_format, sniff_file
+from agentic_ds.profiling.source import TableSource, encoding_after_head, open_source, transcoded
 
 CSV_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
 class ProfilerSettings:
-    """DuckDB resources and the size above which distinct counts become estimates.
+    """DuckDB resources, the size above which distinct counts become estimates, and the bounds on work.
 
     Measured on 2 cores (see csv-profiling-notes.md): one scan with approximate distinct counts runs at
     ~400 MB/s in ~260 MB whatever the file size; exact distinct counts need memory that grows with
-    the data, so they are kept to small files.
+    the data, so they are kept to small files. `max_columns` and `max_files` bound a wide file and a
+    big folder (figures in BENCHMARKS.md, `## profiling`).
     """
 
     threads: int = field(default_factory=lambda: max(1, min(os.cpu_count() or 1, 4)))
@@ -48,6 +55,10 @@ class ProfilerSettings:
     temp_directory: str = field(default_factory=lambda: str(Path(tempfile.gettempdir()) / "agentic-ds-duckdb"))
     exact_distinct_max_bytes: int = 64 * 1024 * 1024
     head_rows: int = 10_000
+    max_columns: int = 500
+    """Columns profiled per file; the rest are named in `FileProfile.columns_not_profiled`."""
+    max_files: int = 100
+    """Files profiled per run; the rest are named in `DataProfile.not_profiled`."""
 
 
 def connect(settings: ProfilerSettings) -> duckdb.DuckDBPyConnection:
@@ -65,92 +76,147 @@ def connect(settings: ProfilerSettings) -> duckdb.DuckDBPyConnection:
 
 
 def profile_file(
-    path: Path, *, display_name: str | None = None, sample_rows: int = 5, settings: ProfilerSettings | None = None
+    path: Path,
+    *,
+    display_name: str | None = None,
+    sample_rows: int = 5,
+    settings: ProfilerSettings | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
 ) -> FileProfile:
-    """Profile one file: rows, columns with type/kind/nulls/distinct/min/max/mean/top values, sample rows."""
+    """Profile one file: rows, columns with type/kind/nulls/distinct/min/max/mean/top values, sample rows.
+
+    `con` reuses a connection from `connect` (a folder of small files: opening one costs ~12 ms).
+    """
     started = time.perf_counter()
     path = Path(path)
     settings = settings or ProfilerSettings()
-    file_format = formats.detect_format(path)
+    file_format = detect_format(path)
     profile = FileProfile(path=display_name or path.name, format=file_format, size_bytes=_size(path))
     try:
-        _profile_into(profile, path, file_format, sample_rows, settings)
+        _profile_into(profile, path, sample_rows, settings, con)
     except UnreadableFile as exc:
         profile.error = str(exc)
     except duckdb.Error as exc:
         profile.error = f"could not be read as {file_format}: {_first_line(exc)}; check the file's format and encoding"
     except OSError as exc:
         profile.error = f"could not be opened ({exc.strerror or exc}); check that it exists and is readable"
+    if profile.error:
+        profile.columns, profile.sample, profile.rows = [], [], None
     profile.seconds = round(time.perf_counter() - started, 3)
     return profile
 
 
-def profile_inputs(paths: list[Path], *, base: Path, settings: ProfilerSettings | None = None) -> DataProfile:
-    """Profile every file in `paths` (directories walked, hidden files skipped), named relative to `base`.
-
-    Never raises for a bad file: each one becomes a `FileProfile` with `error` and a `problems` line.
-    """
-    result = DataProfile()
-    for path in _expand(paths):
-        name = _relative_name(path, base)
-        profile = profile_file(path, display_name=name, settings=settings)
-        result.files.append(profile)
-        if profile.error:
-            result.problems.append(f"{name}: {profile.error}")
-    return result
-
-
-def _profile_into(profile: FileProfile, path: Path, file_format: str, sample_rows: int, settings: ProfilerSettings) -> None:
-    if file_format == "unknown":
-        raise UnreadableFile(
-            f"unsupported file type {path.suffix or '(no extension)'!r}; "
-            "convert it to CSV, TSV, Parquet, JSON or Excel (.xlsx), or leave it out of the inputs"
-        )
-    formats.check_readable(path, file_format)
+def _profile_into(
+    profile: FileProfile, path: Path, sample_rows: int, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection | None
+) -> None:
+    sniffed = sniff_file(path)
     with ExitStack() as stack:
-        con = stack.enter_context(connect(settings))
-        table_path, read_as = path, file_format
-        if file_format == "excel":
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="agentic-ds-excel-")))
-            table_path, read_as = folder / "sheet.csv", "csv"
-            profile.notes += formats.excel_to_csv(path, table_path)
-        exact = table_path.stat().st_size <= settings.exact_distinct_max_bytes
-        is_csv = read_as in ("csv", "tsv")
-        dialect = formats.starting_dialect(con, table_path, read_as) if is_csv else CsvDialect()
-        for attempt in range(1, CSV_ATTEMPTS + 1):
-            try:
-                _profile_table(con, profile, formats.table_expression(table_path, read_as, dialect), exact, sample_rows, settings)
-                break
-            except duckdb.Error as exc:
-                fallback = formats.csv_fallbacks(str(exc)) if is_csv else None
-                if fallback is None or attempt == CSV_ATTEMPTS:
-                    raise
-                dialect = CsvDialect({**dialect.options, **fallback.options}, dialect.notes + fallback.notes)
-        if is_csv:
-            profile.notes.append(formats.describe_dialect(con, table_path, read_as, dialect))
-        profile.notes += dialect.notes
+        con = con or stack.enter_context(connect(settings))
+        source = open_source(stack, path, sniffed)
+        try:
+            _profile_source(con, profile, source, sample_rows, settings)
+        except duckdb.Error as exc:
+            if not (source.native_utf8 and formats.is_invalid_utf8(str(exc))):
+                raise
+            # The first 64 KB were UTF-8, a later byte is not: read a UTF-8 copy in the right encoding.
+            source = transcoded(stack, path, sniffed.format, encoding_after_head(path))
+            _profile_source(con, profile, source, sample_rows, settings)
     if profile.rows == 0:
-        what = f"only a header with {len(profile.columns)} columns" if is_csv else f"{len(profile.columns)} columns, 0 rows"
-        raise UnreadableFile(f"no data rows ({what}); supply the data or remove the file")
+        raise UnreadableFile(
+            f"no data rows ({len(profile.columns) + len(profile.columns_not_profiled)} columns, 0 rows); "
+            "supply the data or remove the file"
+        )
+
+
+def _profile_source(
+    con: duckdb.DuckDBPyConnection, profile: FileProfile, source: TableSource, sample_rows: int, settings: ProfilerSettings
+) -> None:
+    exact = source.path.stat().st_size <= settings.exact_distinct_max_bytes
+    is_csv = source.read_as in ("csv", "tsv")
+    dialect = formats.starting_dialect(con, source.path, source.read_as) if is_csv else CsvDialect()
+    for attempt in range(1, CSV_ATTEMPTS + 1):
+        try:
+            table = formats.table_expression(source.path, source.read_as, dialect)
+            _profile_table(con, profile, table, exact, sample_rows, settings)
+            break
+        except duckdb.Error as exc:
+            fallback = None if formats.is_invalid_utf8(str(exc)) or not is_csv else formats.csv_fallbacks(str(exc))
+            if fallback is None or attempt == CSV_ATTEMPTS:
+                raise
+            dialect = CsvDialect({**dialect.options, **fallback.options}, dialect.notes + fallback.notes)
+    profile.encoding = source.encoding.codec if source.encoding else None
+    profile.notes = list(source.notes)
+    if is_csv:
+        shape = _shape(con, source, dialect)
+        profile.notes.append(formats.describe_dialect(shape))
+        _use_pandas_names(profile, source, shape)
+    profile.notes += dialect.notes
+    if profile.columns_not_profiled:
+        total = len(profile.columns) + len(profile.columns_not_profiled)
+        profile.notes.append(
+            f"{total:,} columns: profiled the first {len(profile.columns):,} (the profiler's bound); "
+            "the others are listed by name only"
+        )
+
+
+def _shape(con: duckdb.DuckDBPyConnection, source: TableSource, dialect: CsvDialect) -> CsvShape | None:
+    if dialect.shape is not None:
+        return dialect.shape
+    try:
+        return formats.sniff(con, source.path, source.read_as, dialect)
+    except (duckdb.Error, UnreadableFile):
+        return None
+
+
+def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape | None) -> None:
+    """Rename columns to what `pandas.read_csv` (or `read_excel`) calls them, matched by position."""
+    if shape is None or not shape.has_header:
+        return
+    fields = csv_header(source.path, shape.delimiter, shape.quote, shape.skip_rows)
+    ours = [column.name for column in profile.columns] + profile.columns_not_profiled
+    if fields is None or len(fields) != len(ours):
+        return
+    theirs = pandas_names(fields)
+    renamed = dict(zip(ours, theirs))
+    for column in profile.columns:
+        column.name = renamed[column.name]
+    profile.columns_not_profiled = theirs[len(profile.columns) :]
+    profile.sample = [{renamed.get(key, key): value for key, value in row.items()} for row in profile.sample]
 
 
 def _profile_table(
     con: duckdb.DuckDBPyConnection, profile: FileProfile, table: str, exact: bool, sample_rows: int, settings: ProfilerSettings
 ) -> None:
-    con.execute(f"CREATE OR REPLACE TEMP VIEW src AS SELECT * FROM {table}")
-    schema = [(str(row[0]), str(row[1])) for row in con.execute("DESCRIBE SELECT * FROM src").fetchall()]
+    # A small file is parsed once into a table that every query then reads; a large one is streamed per scan.
+    _replace(con, "raw", f"SELECT * FROM {table}", materialize=exact)
+    everything = [(str(row[0]), str(row[1])) for row in con.execute("DESCRIBE SELECT * FROM raw").fetchall()]
+    schema, rest = everything[: settings.max_columns], everything[settings.max_columns :]
+    columns = ", ".join(quote_identifier(name) for name, _ in schema) or "*"
+    _replace(con, "src", f"SELECT {columns} FROM raw", materialize=False)
     head = look_at_head(con, schema, settings.head_rows)
     rows, stats = scan_table(con, schema, head, exact_distinct=exact)
     profile.rows = rows
     profile.columns = [_column_profile(name, dtype, rows, stats[name], head[name], exact) for name, dtype in schema]
+    profile.columns_not_profiled = [name for name, _ in rest]
     cursor = con.execute(f"SELECT * FROM head LIMIT {int(sample_rows)}")
     names = [description[0] for description in cursor.description or []]
     profile.sample = [{key: json_safe(value) for key, value in zip(names, row)} for row in cursor.fetchall()]
-    if exact:
+    profile.duplicate_rows = None
+    if exact and not rest:
         try:
             profile.duplicate_rows = rows - int(fetch_one(con, "SELECT count(*) FROM (SELECT DISTINCT * FROM src)")[0])
         except duckdb.Error:  # some nested types cannot be compared; duplicates stay uncounted
-            profile.duplicate_rows = None
+            pass
+
+
+def _replace(con: duckdb.DuckDBPyConnection, name: str, query: str, *, materialize: bool) -> None:
+    """(Re)create the temp view or table `name` (an earlier file or attempt may have left either)."""
+    for kind in ("VIEW", "TABLE"):
+        try:
+            con.execute(f"DROP {kind} IF EXISTS {name}")
+        except duckdb.Error:  # DuckDB refuses to drop a view as a table and the reverse
+            pass
+    con.execute(f"CREATE TEMP {'TABLE' if materialize else 'VIEW'} {name} AS {query}")
 
 
 def _column_profile(name: str, dtype: str, rows: int, stats: ColumnStats, head: HeadFacts, exact: bool) -> ColumnProfile:
@@ -197,30 +263,6 @@ def _top_values(stats: ColumnStats, kind: str) -> list[tuple[Any, int]]:
     if ranked[0][1] <= 1:  # every value appears once: a frequency table says nothing
         return []
     return [(json_safe(value), int(count)) for value, count in ranked[:TOP_VALUES_KEPT] if count > 0]
-
-
-def _expand(paths: list[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        path = Path(path)
-        if path.is_dir():
-            found += sorted(
-                child for child in path.rglob("*") if child.is_file() and not _hidden(child.relative_to(path))
-            )
-        else:
-            found.append(path)
-    return found
-
-
-def _hidden(relative: Path) -> bool:
-    return any(part.startswith(".") for part in relative.parts)
-
-
-def _relative_name(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path(base).resolve()).as_posix()
-    except ValueError:
-        return path.name
 
 
 def _size(path: Path) -> int:

@@ -27,6 +27,9 @@ def read_json_object(path: Path, rel: str, problems: list[str], *, root: Path, q
     except safe_files.UnsafeFile as exc:
         problems.append(f"{rel} is {exc.what}: not read")
         return {}
+    except RecursionError:  # "[[[[..." thousands deep: a file a model wrote must not stop the report
+        problems.append(f"{rel} is nested too deeply to read: ignored")
+        return {}
     except OSError as exc:
         problems.append(f"{rel} is unreadable: {exc.strerror}")
         return {}

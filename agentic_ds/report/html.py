@@ -20,6 +20,7 @@ from agentic_ds.report.model import FigureRef, RunView, StageView
 from agentic_ds.schema import RunStatus, StageStatus
 from agentic_ds.workspace import Workspace
 
+_SKIPPED_CAP = 20  # skipped inputs listed among the caveats; report.md and run.json list more
 _STATUS_TONE = {
     RunStatus.COMPLETED: "good",
     StageStatus.APPROVED: "good",
@@ -110,6 +111,9 @@ def _caveats(view: RunView) -> list[str]:
             items.append("Figures of the answer found in no output of executed code: "
                          + ", ".join(view.final_answer.untraced_numbers[:20]) + ".")
     items += view.warnings
+    items += [f"Input skipped, {item.path}: {item.reason}" for item in view.skipped_inputs[:_SKIPPED_CAP]]
+    if len(view.skipped_inputs) > _SKIPPED_CAP:
+        items.append(f"… and {len(view.skipped_inputs) - _SKIPPED_CAP} more skipped inputs (run.json lists every one).")
     for criterion in view.criteria:
         if criterion.met is False:
             items.append(f"Success criterion not met: {criterion.text}" + (f" ({criterion.evidence})" if criterion.evidence else ""))

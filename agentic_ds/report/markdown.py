@@ -12,6 +12,7 @@ from agentic_ds.report.model import RunView, StageView
 from agentic_ds.report.view import APPENDIX_END_MARKER, APPENDIX_MARKER, GENERATED_MARKER
 
 _LIST_CAP = 20  # file names listed per artifact group before "… and N more"
+_SKIPPED_CAP = 100  # skipped inputs listed with their reasons; run.json holds every one
 
 
 def render_markdown_appendix(view: RunView) -> str:
@@ -21,6 +22,7 @@ def render_markdown_appendix(view: RunView) -> str:
     parts += _section("Stages", _stage_table(view.stages))
     parts += _section("Success criteria", _criteria_table(view))
     parts += _section("Warnings", [f"- {_inline(w)}" for w in view.warnings])
+    parts += _section("Skipped inputs", _skipped_lines(view))
     parts += _section("Gaps in the run directory", [f"- {_inline(p)}" for p in view.problems])
     parts += _section("Artifacts", _artifact_lines(view))
     parts += _section("Cost", _cost_lines(view))
@@ -109,6 +111,17 @@ def _criteria_table(view: RunView) -> list[str]:
     for criterion in view.criteria:
         met = {True: "yes", False: "**no**", None: "not checked"}[criterion.met]
         lines.append(f"| {_cell(criterion.text)} | {met} | {_cell(criterion.evidence) or '-'} |")
+    return lines
+
+
+def _skipped_lines(view: RunView) -> list[str]:
+    """Every input the run could not use, with the profiler's reason (capped; run.json has them all)."""
+    lines = [f"- `{_inline(item.path)}`: {_inline(item.reason)}" for item in view.skipped_inputs[:_SKIPPED_CAP]]
+    if len(view.skipped_inputs) > _SKIPPED_CAP:
+        lines.append(f"- … and {len(view.skipped_inputs) - _SKIPPED_CAP} more (run.json `skipped_inputs` lists every one)")
+    if view.not_profiled:
+        lines.append(f"- {view.not_profiled} readable input files were not profiled (the bound on files per run); "
+                     "data_profile.json names them under `not_profiled`")
     return lines
 
 

@@ -54,6 +54,7 @@ class RunView(RunRecord):
     stages: list[StageView] = Field(default_factory=list)  # type: ignore[assignment]
     input_views: list[InputView] = Field(default_factory=list)
     context_note: str = ""               # how prompts stayed in budget: compactions, loop responses
+    not_profiled: int = 0                # readable inputs past the profiler's bound on files
     report_text: str | None = None       # the summary agent's markdown, without our appendix
     extra_figures: list[FigureRef] = Field(default_factory=list)   # figures no stage claims
     extra_tables: list[TableView] = Field(default_factory=list)    # output tables no stage claims

@@ -70,6 +70,7 @@ def load_run_view(root: Path | str) -> RunView:
     view.context_note = context_note(record.context)
     view.criteria = _criteria(record, plan)
     view.input_views = _inputs(ws, record, profile)
+    view.not_profiled = len(profile.get("not_profiled") or []) if isinstance(profile.get("not_profiled"), list) else 0
     view.stages = _stages(ws, record, plan, problems)
     view.report_text = _report_text(ws, problems)
     _attach_unclaimed(ws, view)

@@ -9,7 +9,9 @@ Where inputs land (the naming rule): each `--files` path keeps its own name unde
 When two inputs would land on the same name, each of them takes as many of its parent folders as
 needed to tell them apart (`a/data.csv` and `b/data.csv` -> `inputs/a/data.csv`, `inputs/b/data.csv`).
 Inside folders, hidden files and folders and `__pycache__` are skipped, and symlinked folders are not
-followed. An input given twice, or inside another input folder, is copied once. Files of
+followed. A file inside a folder that cannot be read (no permission, a FIFO, a dangling link) is
+planned with its `problem` and not copied: the run goes on and says so. An input given twice, or
+inside another input folder, is copied once. Files of
 `LINK_THRESHOLD_BYTES` or more are hard-linked when on the same filesystem, else copied (a symlink would
 point where the sandbox cannot see): treat `inputs/` as read-only.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +39,14 @@ class PlannedFile:
     source: Path
     target: Path  # relative to inputs/
     size: int
+    given: str = ""  # the --files argument it comes from
+    in_folder: bool = False  # found by walking a folder (not named by the user)
+    problem: str | None = None  # why it cannot be used; such a file is not copied
+
+    @property
+    def run_path(self) -> str:
+        """Its path in the run directory, `inputs/...` (also for a file that is not copied)."""
+        return (Path("inputs") / self.target).as_posix()
 
 
 def create_run_dir(root: Path, task: str, now: datetime | None = None) -> Workspace:
@@ -69,9 +80,15 @@ def validate_inputs(paths: list[Path], workdir_root: Path) -> list[PlannedFile]:
     """
     root = Path(workdir_root).resolve()
     sources: list[Path] = []
+    given_as: dict[Path, str] = {}
     for given in paths:
         path = Path(given).expanduser()
         if not path.exists():
+            if path.is_symlink():
+                raise InputError(
+                    f"input {given} is a symbolic link that leads nowhere (dangling, or a loop)",
+                    hint="pass the file or folder it should point to",
+                )
             raise InputError(f"input not found: {given}", hint="check the path given to --files")
         # Names come from the path as given (a symlink keeps its own name); the recursion check uses the real path.
         absolute, resolved = Path(os.path.abspath(path)), path.resolve()
@@ -83,28 +100,62 @@ def validate_inputs(paths: list[Path], workdir_root: Path) -> list[PlannedFile]:
                 )
         elif not resolved.is_file():
             raise InputError(f"input {given} is neither a file nor a folder", hint="pass regular files or folders")
-        if not os.access(resolved, os.R_OK | (os.X_OK if resolved.is_dir() else 0)):
+        if not _readable(resolved):
             raise InputError(f"input {given} is not readable", hint=f"check its permissions (chmod +r {given})")
         if absolute not in sources:
             sources.append(absolute)
+            given_as[absolute] = str(given)
     sources = [s for s in sources if not any(other in s.parents for other in sources)]
     names = _distinct_names(sources)
     planned: list[PlannedFile] = []
     for source in sources:
+        given = given_as[source]
         if source.is_file():
-            planned.append(PlannedFile(source, names[source], source.stat().st_size))
+            planned.append(PlannedFile(source, names[source], source.stat().st_size, given))
             continue
-        files = list(_walk(source))
+        files = _walk(source)
         if not files:
             raise InputError(
-                f"input folder {source} holds no files to copy",
+                f"input folder {given} holds no files to copy",
                 hint="hidden files and __pycache__ are skipped; pass the files themselves",
             )
         for file in files:
-            if not os.access(file, os.R_OK):
-                raise InputError(f"input {file} is not readable", hint=f"check its permissions (chmod +r {file})")
-            planned.append(PlannedFile(file, names[source] / file.relative_to(source), file.stat().st_size))
+            problem = _unusable(file)
+            size = 0 if problem else file.stat().st_size
+            planned.append(PlannedFile(file, names[source] / file.relative_to(source), size, given, True, problem))
     return planned
+
+
+def _readable(path: Path) -> bool:
+    """Opening is the only sure test: `os.access` says yes to root even when its capabilities say no."""
+    try:
+        if path.is_dir():
+            with os.scandir(path):
+                return True
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError:
+        return False
+    return True
+
+
+def _unusable(path: Path) -> str | None:
+    """Why a file found in a folder cannot be copied, or None (opening it is the only sure test)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        return f"a link that leads nowhere ({exc.strerror}); fix or remove it"
+    if stat.S_ISDIR(mode):
+        if path.is_symlink():
+            return "a link to a folder; links to folders are not followed (pass that folder itself)"
+        return "a folder that could not be read; check its permissions (chmod +rx) or leave it out"
+    if not stat.S_ISREG(mode):
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        return f"not a regular file ({kind}); not copied"
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        return f"could not be opened ({exc.strerror}); check its permissions (chmod +r) or leave it out"
+    return None
 
 
 def copy_inputs(
@@ -115,6 +166,8 @@ def copy_inputs(
     workspace.inputs.mkdir(exist_ok=True)
     placed: list[str] = []
     for item in planned:
+        if item.problem:
+            continue
         destination = workspace.inputs / item.target
         destination.parent.mkdir(parents=True, exist_ok=True)
         if item.size >= link_threshold_bytes:
@@ -150,15 +203,20 @@ def _distinct_names(sources: list[Path]) -> dict[Path, Path]:
 
 
 def _walk(folder: Path) -> list[Path]:
+    """Every entry to plan under `folder`: files, and the links and folders that could not be walked."""
     files: list[Path] = []
-    for current, dirs, names in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-        for file_name in sorted(names):
-            path = Path(current) / file_name
-            if file_name.startswith(".") or not path.is_file():
-                continue
-            files.append(path)
-    return sorted(files)
+    unwalkable: list[Path] = []
+
+    def note_error(error: OSError) -> None:
+        if error.filename and Path(error.filename) != folder:
+            unwalkable.append(Path(error.filename))
+
+    for current, dirs, names in os.walk(folder, followlinks=False, onerror=note_error):
+        linked = [d for d in dirs if not d.startswith(".") and (Path(current) / d).is_symlink()]
+        files += [Path(current) / d for d in linked]
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS and d not in linked)
+        files += [Path(current) / name for name in sorted(names) if not name.startswith(".")]
+    return sorted(files + unwalkable)
 
 
 def _copy_exclusive(source: Path, destination: Path) -> None:

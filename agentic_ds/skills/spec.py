@@ -31,7 +31,9 @@ COMMON_PARAMS: dict[str, str] = {
     "data_path": "path of the data file, relative to the run directory (e.g. inputs/sales.csv)",
     "result_path": "where the JSON result is written (e.g. outputs/03-groups.json)",
     "fig_prefix": "prefix of figure paths; figures are saved as {fig_prefix}-<what>.png",
+    "encoding": "text encoding of the data file as data_profile.json records it, e.g. cp1252 (null: UTF-8)",
 }
+COMMON_DEFAULTS: dict[str, Any] = {"encoding": None}
 
 
 class UnknownSkill(UsageError):
@@ -130,6 +132,6 @@ def _template_spec(entry: Any, templates_dir: Path, skill_file: Path) -> Templat
         name=name,
         description=" ".join(str(entry.get("description", "")).split()),
         params={**COMMON_PARAMS, **{str(k): " ".join(str(v).split()) for k, v in params.items()}},
-        defaults=dict(defaults),
+        defaults={**COMMON_DEFAULTS, **defaults},
         path=path,
     )

@@ -7,10 +7,11 @@ session). Refusals come back to the model as `{"error", "hint"}`, never as excep
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from agentic_ds.errors import AgenticDSError, PathEscape
 from agentic_ds.runs import safe_files
@@ -40,15 +41,16 @@ def no_such_file(path: str) -> dict[str, Any]:
 def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[..., Any], ...]:
     """`(read_file, write_file, list_files)` bound to `workspace`."""
 
-    def read_file(path: str) -> dict[str, Any]:
+    def read_file(path: str, offset: int = 0) -> dict[str, Any]:
         """Read a text file of the run directory, e.g. 'plan.md', 'outputs/summary.csv', 'inputs/data.csv'.
 
         Args:
             path: relative to the run directory (no absolute paths, no '..').
+            offset: the character to start at (0 = the start); pass a cut read's `next_offset` to read on.
 
         Returns:
-            {"path", "content", "size_bytes", "truncated"}; long files are cut to the first part
-            (use run_python or sql_query to work on big data files), or {"error", "hint"}.
+            {"path", "content", "size_bytes", "truncated"} and, when the content was cut, "next_offset";
+            long files are cut (use run_python or sql_query to work on big data files), or {"error", "hint"}.
         """
         try:
             full = _literal(workspace, path)
@@ -56,32 +58,30 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             return error_result(exc)
         if full.is_dir() and not full.is_symlink():
             return {"error": f"{path!r} is a directory", "hint": "use list_files to see what it holds"}
+        offset = max(0, int(offset or 0))
         # Inputs may be hard links to the user's own files (big inputs are linked, not copied); nothing
         # else in the run legitimately has two names.
         inputs = workspace.rel(full).startswith("inputs/")
         try:
             with safe_files.open_read(full, root=workspace.root, allow_hardlinks=inputs) as handle:
                 size = os.fstat(handle.fileno()).st_size
-                raw = handle.read(output_cap * 4 + 1)
+                if b"\x00" in handle.read(8192):
+                    return {
+                        "error": f"{path!r} is a binary file ({size} bytes)",
+                        "hint": "inspect it with profile_data, sql_query or run_python instead",
+                    }
+                handle.seek(0)
+                text, more = _read_chars(handle, offset, output_cap)
         except FileNotFoundError:
             return no_such_file(path)
         except safe_files.UnsafeFile as exc:
             return _unsafe(workspace, path, exc)
         except OSError as exc:
             return {"error": f"cannot read {path!r}: {exc.strerror}"}
-        if b"\x00" in raw[:8192]:
-            return {
-                "error": f"{path!r} is a binary file ({size} bytes)",
-                "hint": "inspect it with profile_data, sql_query or run_python instead",
-            }
-        text = raw.decode("utf-8", errors="replace")
-        truncated = len(text) > output_cap or len(raw) < size
-        return {
-            "path": workspace.rel(full),
-            "content": text[:output_cap],
-            "size_bytes": size,
-            "truncated": truncated,
-        }
+        result: dict[str, Any] = {"path": workspace.rel(full), "content": text, "size_bytes": size, "truncated": more}
+        if more:
+            result["next_offset"] = offset + len(text)
+        return result
 
     def write_file(path: str, content: str) -> dict[str, Any]:
         """Write a text file in the run directory (creating folders), e.g. 'outputs/notes.md'.
@@ -168,3 +168,19 @@ def _human(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} B"
+
+
+def _read_chars(handle: IO[bytes], offset: int, count: int) -> tuple[str, bool]:
+    """`count` characters of UTF-8 text from character `offset` of the open file, and whether more follow."""
+    reader = io.TextIOWrapper(handle, encoding="utf-8", errors="replace", newline="")
+    try:
+        skip = offset
+        while skip > 0:
+            chunk = reader.read(min(skip, 1 << 20))
+            if not chunk:
+                break
+            skip -= len(chunk)
+        text = reader.read(count + 1)
+    finally:
+        reader.detach()  # the caller's `with` closes the handle
+    return text[:count], len(text) > count

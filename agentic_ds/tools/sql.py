@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import threading
 from collections.abc import Callable
@@ -73,6 +74,7 @@ class InputDatabase:
         inputs = self.workspace.inputs.resolve()
         allowed: list[str] = []
         taken: set[str] = set()
+        profiled = profiled_inputs(self.workspace)
         for path in self.workspace.input_files():
             rel = path.relative_to(self.workspace.inputs).as_posix()
             if path.is_symlink() or inputs not in path.resolve().parents:
@@ -86,8 +88,14 @@ class InputDatabase:
                 if suffix in EXCEL:
                     self._register_excel(con, path, rel, taken)
                     continue
-                name = view_name(rel, taken)
-                con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {READERS[suffix]}({_quote(str(path))})')
+                profile = profiled.get(f"inputs/{rel}")
+                encoding = _duckdb_encoding(profile.encoding if profile else None)
+                if encoding is None:
+                    self.skipped[f"inputs/{rel}"] = _unreadable_encoding(profile)
+                    continue
+                name, reader = view_name(rel, taken), f"{READERS[suffix]}({_quote(str(path))}{encoding})"
+                con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {reader}')
+                _use_profiled_names(con, name, reader, profile)
                 self.views[name] = f"inputs/{rel}"
                 allowed.append(str(path))
             except Exception as exc:  # noqa: BLE001 - a file DuckDB cannot read gets no view, with the reason
@@ -150,6 +158,43 @@ class InputDatabase:
         if self._con is not None:
             self._con.close()
             self._con = None
+
+
+def profiled_inputs(workspace: Workspace) -> dict[str, Any]:
+    """The run's `FileProfile` per `inputs/...` path, from data_profile.json ({} before it exists)."""
+    from agentic_ds.profiling.model import DataProfile
+
+    try:
+        data = json.loads(workspace.file("data_profile.json").read_text(encoding="utf-8"))
+        return {profile.path: profile for profile in DataProfile.from_json(data).files}
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return {}
+
+
+def _duckdb_encoding(codec: str | None) -> str | None:
+    """The `read_csv` option for a profiled encoding; None when DuckDB cannot read it (no extension downloads)."""
+    if codec in (None, "utf-8", "utf-8-sig", "ascii"):
+        return ""
+    return {"latin-1": ", encoding='latin-1'", "utf-16": ", encoding='utf-16'", "utf-16-le": ", encoding='utf-16'"}.get(codec)
+
+
+def _unreadable_encoding(profile: Any) -> str:
+    return (f"encoded in {profile.encoding}, which DuckDB cannot read: use run_python with "
+            f"pandas.read_csv(path, encoding={profile.encoding!r})")
+
+
+def _use_profiled_names(con: duckdb.DuckDBPyConnection, view: str, reader: str, profile: Any) -> None:
+    """Name the view's columns as the profile (and pandas) do: `Unnamed: 1`, not DuckDB's `column1`."""
+    names = [column.name for column in profile.columns] + profile.columns_not_profiled if profile else []
+    ours = [row[0] for row in con.execute(f'DESCRIBE "{view}"').fetchall()]
+    if len(names) != len(ours) or names == ours:
+        return
+    aliased = ", ".join(f"{_identifier(old)} AS {_identifier(new)}" for old, new in zip(ours, names))
+    con.execute(f'CREATE OR REPLACE VIEW "{view}" AS SELECT {aliased} FROM {reader}')
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _quote(text: str) -> str:

@@ -32,7 +32,6 @@ from agentic_ds.schema import (
     StageResult,
     StageStatus,
     criteria_in,
-    read_model,
     stages_in,
     stages_out,
 )
@@ -65,10 +64,11 @@ def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
 
     def judge(callback_context: Any) -> None:
         state = callback_context.state
-        final, check = judge_answer(str(state.get(S.TASK) or ""), asks_of(state), state.get(S.ANSWER_CLAIM),
-                                    collect(services.workspace))
+        claim = state.get(S.ANSWER_CLAIM)
+        final, check = judge_answer(str(state.get(S.TASK) or ""), asks_of(state), claim, collect(services.workspace))
         state[S.FINAL_ANSWER] = final.model_dump(mode="json") if final is not None else None
         state[S.ANSWER_CHECK] = check.as_state()
+        state[S.ANSWER_CLAIMS] = [*(state.get(S.ANSWER_CLAIMS) or []), claim]
 
     return llm_agent(services, "answer_validator", mode, context, after_agent_callback=judge)
 
@@ -80,14 +80,22 @@ def _stages_execution(stages: list[StageRecord]) -> str:
     return f"status: {state}\nstages approved: {approved} of {len(stages)}"
 
 
-def read_check(state: Mapping[str, Any]) -> AnswerCheck | None:
-    raw = state.get(S.ANSWER_CHECK)
-    if not isinstance(raw, dict):
-        return None
-    try:
-        return AnswerCheck(**raw)
-    except TypeError:
-        return None
+def best_answer(state: Mapping[str, Any], workspace: Any) -> tuple[FinalAnswer | None, AnswerCheck | None]:
+    """Every answer the validator gave (one per attempt), judged against the run's outputs as they are now; the
+    best stands: a later attempt that answered less does not replace an earlier, better one."""
+    claims = list(state.get(S.ANSWER_CLAIMS) or [])
+    if not claims:
+        return None, None
+    task, asks, evidence = str(state.get(S.TASK) or ""), asks_of(state), collect(workspace)
+    judged = [judge_answer(task, asks, claim, evidence) for claim in claims]
+
+    def rank(item: tuple[int, tuple[FinalAnswer | None, AnswerCheck]]) -> tuple[Any, ...]:
+        index, (_final, check) = item
+        return (check.exit, check.given, check.code_ran, check.valid, -len(check.unanswered), -len(check.untraced),
+                index)
+
+    _index, (final, check) = max(enumerate(judged), key=rank)
+    return final, check
 
 
 class EvidenceCheck(BaseAgent):
@@ -99,9 +107,8 @@ class EvidenceCheck(BaseAgent):
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         state = ctx.session.state
-        check = read_check(state)
-        final = read_model(FinalAnswer, state.get(S.FINAL_ANSWER)) if check is not None else None
-        delta: dict[str, Any] = {}
+        final, check = best_answer(state, self.services.workspace)
+        delta: dict[str, Any] = {S.ANSWER_CHECK: check.as_state() if check is not None else None}
         if self.mode == "simple":
             stage = _simple_stage(state, check, self.services)
             delta[S.STAGES] = stages_out([stage])

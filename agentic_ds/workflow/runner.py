@@ -11,7 +11,7 @@ import asyncio
 import gc
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from agentic_ds.schema import (
     FinalAnswer,
     RunRecord,
     RunStatus,
+    SkippedInput,
     StageRecord,
     now_iso,
     read_model,
@@ -49,6 +50,7 @@ class RunRequest:
     workspace: Workspace
     settings: Settings
     models: Any                    # agentic_ds.config.models.RoleModels
+    skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
 
 
 @dataclass
@@ -107,7 +109,8 @@ async def execute_run(
         if assembled.compaction_guard is not None:
             assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
         session = await session_service.create_session(
-            app_name=APP_NAME, user_id=USER_ID, state={S.TASK: request.task, S.MODE: request.mode}
+            app_name=APP_NAME, user_id=USER_ID,
+            state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
         )
         from google.adk.runners import Runner
 
@@ -141,6 +144,10 @@ async def execute_run(
 def _classify_failure(exc: Exception) -> tuple[RunStatus, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
+    from agentic_ds.errors import InputError
+
+    if isinstance(exc, InputError):  # our own words: what is wrong with the inputs and what to do
+        return RunStatus.FAILED, exc.message + (f"; {exc.hint}" if exc.hint else "")
     if isinstance(exc, LlmCallsLimitExceededError):
         return RunStatus.INCOMPLETE, f"budget reached: the run hit max_llm_calls ({exc})"
     return RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -186,6 +193,8 @@ async def _finish(
     record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
     record.warnings = [str(w) for w in state.get(S.WARNINGS) or []]
     record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER))
+    skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
+    record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
         record.agents = assembled.usage.agents_record()
         record.tokens = assembled.usage.totals()

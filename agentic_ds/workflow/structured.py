@@ -25,7 +25,7 @@ from agentic_ds.workflow.loops import status_event
 # What the run records when the agent gave no valid answer after its retries: a state delta.
 GiveUp = Callable[[InvocationContext, str], dict[str, Any]]
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_FENCE = "```"
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
@@ -35,8 +35,7 @@ def error_key(agent_name: str) -> str:
 
 def repair_json(text: str) -> str | None:
     """Best-effort: the JSON object inside `text`, or None when there is none."""
-    candidates = [text.strip()]
-    candidates += [m.strip() for m in _FENCE.findall(text)]
+    candidates = list(dict.fromkeys([text.strip(), *_fenced_blocks(text)]))  # 300,000 empty fences are one candidate
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
         candidates.append(text[start : end + 1])
@@ -44,11 +43,29 @@ def repair_json(text: str) -> str | None:
         for variant in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
             try:
                 value = json.loads(variant)
-            except ValueError:
+            except (ValueError, RecursionError):  # "[[[[..." nested past Python's recursion limit
                 continue
             if isinstance(value, dict):
                 return json.dumps(value)
     return None
+
+
+def _fenced_blocks(text: str) -> list[str]:
+    """The bodies of ``` fences (a leading `json` tag dropped), each fence closed by the next.
+
+    With `str.find`, in one pass: the regex it replaces (optional whitespace, then a lazy match up to the
+    next fence) took time quadratic in an unclosed fence followed by whitespace (2.3 s for 20 KB).
+    """
+    blocks = []
+    start = text.find(_FENCE)
+    while start >= 0:
+        end = text.find(_FENCE, start + len(_FENCE))
+        if end < 0:
+            break
+        body = text[start + len(_FENCE) : end]
+        blocks.append(body.removeprefix("json").strip())
+        start = text.find(_FENCE, end + len(_FENCE))
+    return blocks
 
 
 def _response_text(response: LlmResponse) -> str | None:

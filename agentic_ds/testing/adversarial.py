@@ -1,0 +1,83 @@
+"""Text built to make a parser of user or model text go super-linear, and the parsers it is fed to.
+
+Shared by tests/test_parsers_linear.py (ratio time(1 MB) / time(100 KB)) and bench/parsers.py (the
+figures in BENCHMARKS.md). The shapes are the ones regexes and scanners trip on: unclosed code fences
+followed by whitespace, long runs of one character, long tokens without a break, nested brackets,
+many short lines. The offline model's own parsers (`agentic_ds/offline/`) are measured by its bench.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "prose": lambda n: _prose(n),
+    "unclosed fence + spaces": lambda n: "```" + " " * (n - 3),
+    "unclosed json fence + newlines": lambda n: "```json" + "\n" * (n - 7),
+    "many unclosed fences": lambda n: "```json\n{" * (n // 9),
+    "backticks": lambda n: "`" * n,
+    "one long token": lambda n: "a" * n,
+    "dotted path without extension": lambda n: "a." * (n // 2),
+    "open braces": lambda n: "{" * n,
+    "commas and spaces": lambda n: ("," + " " * 50) * (n // 51),
+    "sentence ends": lambda n: ". " * (n // 2),
+    "table pipes": lambda n: "| " * (n // 2),
+    "empty lines": lambda n: "\n" * n,
+    "brackets": lambda n: "[" * n,
+    "traceback": lambda n: ("Traceback (most recent call last):\n  File \"<cell>\", line 3\nKeyError: 'x'\n" * (n // 70))[:n],
+}
+
+
+def _prose(n: int) -> str:
+    rng = random.Random(n)
+    words = ["the", "mean", "of", "revenue", "by", "region", "is", "12.5", "inputs/sales.csv", "Error:", "then", "|"]
+    return " ".join(rng.choice(words) for _ in range(n // 5))[:n]
+
+
+def parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
+    """Every parser of user or model text outside `offline/`, as `text -> result` (`run_dir`: for the
+    markdown renderer, which resolves images against a run directory)."""
+    from agentic_ds.cli.progress import PlainRenderer
+    from agentic_ds.context.compaction import ExtractiveSummarizer
+    from agentic_ds.context.loop_detector import find_repeated_passage, normalise_error
+    from agentic_ds.context.tokens import estimate_tokens
+    from agentic_ds.report.markup import MarkdownRenderer
+    from agentic_ds.skills import SkillLibrary, default_skills_dir
+    from agentic_ds.workflow.structured import repair_json
+    from agentic_ds.workspace import Workspace
+
+    markdown = MarkdownRenderer(Workspace(run_dir))
+    skills = SkillLibrary.load(default_skills_dir())
+    return {
+        "structured.repair_json": repair_json,
+        "loop_detector.find_repeated_passage": find_repeated_passage,
+        "loop_detector.stream (4 KB chunks)": stream_to_loop_detector,
+        "loop_detector.normalise_error": normalise_error,
+        "compaction.summarize_text": lambda text: ExtractiveSummarizer().summarize_text([text_event(text)]),
+        "tokens.estimate_tokens": estimate_tokens,
+        "skills.rank (the task)": skills.scored,
+        "progress.format_event": lambda text: PlainRenderer.format_event({"kind": "text", "author": "a", "text": text}),
+        "markup.render": markdown.render,
+    }
+
+
+def stream_to_loop_detector(text: str) -> Any:
+    """What the loop guard does with one response: stream its text, then a tool call and an error carrying it."""
+    from agentic_ds.context.loop_detector import LoopDetector
+
+    detector = LoopDetector()
+    for start in range(0, len(text), 4096):
+        detector.on_text(text[start : start + 4096])
+    detector.end_text()
+    detector.on_tool_call("run_python", {"code": text})
+    return detector.on_tool_result("run_python", text)
+
+
+def text_event(text: str) -> Any:
+    from google.adk.events import Event
+    from google.genai import types
+
+    return Event(author="coding_agent", content=types.Content(role="model", parts=[types.Part(text=text)]))
