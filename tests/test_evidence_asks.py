@@ -6,6 +6,7 @@ import pytest
 
 from agentic_ds.evidence.asks import MAX_ASKS, extract_asks
 from agentic_ds.evidence.coverage import addresses, cover
+from agentic_ds.evidence.wording import Mentions, sentences
 from agentic_ds.schema import CriterionRecord
 from tests.evidence_support import assert_linear
 
@@ -93,3 +94,26 @@ def test_a_task_of_many_questions_keeps_at_most_the_cap():
 ])
 def test_reading_asks_is_linear(shape):
     assert_linear(extract_asks, shape)
+
+
+def test_a_two_word_phrase_is_named_by_the_word_that_says_which_thing():
+    assert Mentions("mean quantity 5.2").phrase("order quantity")
+    assert Mentions("real gdp rose").phrase("real GDP") and Mentions("GDP fell").phrase("real GDP")
+    assert not Mentions("the inflation rate was 3%").phrase("unemployment rate")
+    assert not Mentions("total bonus 5000").phrase("total salary")
+    assert Mentions("GDP growth was 2%").phrase("real GDP growth")
+    assert not Mentions("growth was 2%").phrase("real GDP growth")
+
+
+def test_sentences_end_at_stops_not_at_decimal_points_or_file_names():
+    assert sentences("Mean is 0.45 in sales.csv. Why?? ok\nnext; last") == [
+        "Mean is 0.45 in sales.csv.", "Why??", "ok", "next;", "last"]
+    assert sentences("... ;; ") == []
+
+
+def test_which_group_has_the_highest_asks_for_the_measure_and_the_direction():
+    (ask,) = [a for a in extract_asks("Which department has the highest mean salary?") if a.kind == "extreme"]
+    assert addresses(ask, "Engineering has the highest mean salary (81234.5)")
+    assert not addresses(ask, "Engineering has the lowest mean salary (51234.5)")
+    # A plan's criterion that states every department's mean salary covers it: its values show the highest.
+    assert addresses(ask, "outputs/salary.json states the mean salary per department", plan=True)

@@ -95,7 +95,8 @@ def _judge_ask(ask: Ask, validated: ValidatedAnswer, claim: Any, evidence: CodeE
     files = [f for f in (claim.files if claim is not None else []) if f]
     result = AskResult(id=ask.id, ask=ask.text, kind=ask.kind, evidence=files)
     if ask.slot:
-        value = _slot_value(ask.slot, [validated.answer, *texts])
+        own = claim.answer.strip() if claim is not None and claim.answered else ""
+        value = _slot_value(ask.slot, [validated.answer, *texts], own)
         if value is None:
             return _not(result, _said_why(claim) or f"the answer gives no value for @{ask.slot}[...]")
         texts = [value]
@@ -142,19 +143,18 @@ def _said_why(claim: Any) -> str:
     return ""
 
 
-def _slot_value(slot: str, texts: list[str]) -> str | None:
+def _slot_value(slot: str, texts: list[str], own: str) -> str | None:
     for text in texts:
         for m in SLOT.finditer(text):
             if m.group(1).lower() == slot.lower() and m.group(2).strip().lower() not in _PLACEHOLDERS:
                 return m.group(2).strip()
-    # The validator's entry for the ask may hold the bare value ("71374.39", "Engineering").
-    for text in texts[1:]:
-        if "@" not in text and len(text) <= 80:
-            numbers = extract(text)
-            if len(numbers) == 1:
-                return numbers[0].text
-            if not numbers and text.strip():
-                return text.strip().rstrip(".")
+    # The validator's own entry for the ask may hold the bare value ("71374.39", "Engineering").
+    if own and "@" not in own and len(own) <= 80:
+        numbers = extract(own)
+        if len(numbers) == 1:
+            return numbers[0].text
+        if not numbers:
+            return own.rstrip(".")
     return None
 
 

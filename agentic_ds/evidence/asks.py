@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agentic_ds.evidence.wording import STOP, SYNONYMS, content, sentences
+from agentic_ds.evidence.wording import STOP, SYNONYMS, content, sentences, stem
 
 MAX_ASKS = 24
 MAX_PHRASE_WORDS = 6
@@ -174,7 +174,9 @@ def _sentence_asks(sentence: str) -> list[Found]:
             if measure.split()[0].lower() in _FREQUENT:
                 out.append(("extreme", f"which {group} is {m.group(2).lower()} {measure}", ((group,),), "", ()))
             else:
-                out.append(("extreme", f"which {group} has the {m.group(2).lower()} {measure}", ((measure,),), "", ()))
+                direction = SYNONYMS["min" if stem(m.group(2).lower()) == "min" else "max"]
+                out.append(("extreme", f"which {group} has the {m.group(2).lower()} {measure}",
+                            ((measure,), direction), "", ()))
     out += _statistics(sentence, extremes)
     for m in _HOW_MANY.finditer(sentence):
         what = _phrase_after(sentence, m.end(), lists=False)

@@ -11,10 +11,13 @@ from agentic_ds.evidence.wording import Mentions
 from agentic_ds.schema import CriterionRecord
 
 
-def addresses(ask: Ask, text: str | Mentions) -> bool:
+def addresses(ask: Ask, text: str | Mentions, *, plan: bool = False) -> bool:
     """`text` speaks of `ask`: its named value, its period's years, or every one of its terms (for a whole
-    question, a third of its words)."""
+    question, a third of its words). A plan's criterion covers "which X has the highest Y" by naming Y: the
+    values it states show the highest."""
     mentions = text if isinstance(text, Mentions) else Mentions(text)
+    if plan and ask.kind == "extreme":
+        return mentions.term(ask.terms[0])
     if ask.slot:
         return f"@{ask.slot.lower()}" in mentions.raw or mentions.term(ask.terms[0])
     if ask.kind == "period":
@@ -45,7 +48,7 @@ def cover(asks: list[Ask], criteria: list[CriterionRecord]) -> tuple[list[Criter
     covered: set[str] = set()
     for criterion in criteria:
         mentions = Mentions(criterion.text)
-        ids = [ask.id for ask in asks if addresses(ask, mentions)]
+        ids = [ask.id for ask in asks if addresses(ask, mentions, plan=True)]
         covered.update(ids)
         out.append(criterion.model_copy(update={"asks": ids}))
     missing = [ask for ask in asks if ask.id not in covered]
