@@ -161,7 +161,8 @@ def test_a_named_answer_is_traced_by_its_words(tmp_path):
 
 def test_no_answer_from_the_validator(macro_run):
     final, check = judge_answer(MACRO, extract_asks(MACRO), {"answer": 3}, collect(macro_run))
-    assert final is None and not check.exit and len(check.unanswered) == 3
+    assert not check.exit and len(check.unanswered) == 3 and final.answer == "" and not final.valid
+    assert [a.answered for a in final.asks] == [False] * 3 and final.confidence == "low"
 
 
 def test_caveats_never_quote_a_long_task_whole(macro_run):

@@ -121,7 +121,7 @@ def _show_text(view: RunView) -> str:
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
                f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
                f"({fmt.count(view.total_tokens)} tokens)")
-    if view.final_answer:
+    if view.final_answer and view.final_answer.answer.strip():
         out.append(f"Answer   {view.final_answer.answer}")
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))

@@ -52,10 +52,10 @@ def judge_answer(
     """The validator's `claim` (its structured answer, as stored in state) judged against `evidence`."""
     validated = read_model(ValidatedAnswer, claim)
     if validated is None:
-        check = AnswerCheck(exit=False, reason="no answer was validated: the validator gave no valid answer",
-                            code_ran=evidence.code_ran, valid=False, given=False,
+        reason = "no answer was validated: the validator gave no valid answer"
+        check = AnswerCheck(exit=False, reason=reason, code_ran=evidence.code_ran, valid=False, given=False,
                             unanswered=[f"{a.id} ({a.text}): no answer was given" for a in asks])
-        return None, check
+        return no_answer(asks, reason), check
     exempt = extract(task)
     claims = {c.id: c for c in validated.asks}
     results = [_judge_ask(ask, validated, claims.get(ask.id), evidence, task, exempt) for ask in asks]
@@ -74,6 +74,14 @@ def judge_answer(
     )
     check.exit, check.reason = _verdict(check)
     return final, check
+
+
+def no_answer(asks: list[Ask], why: str) -> FinalAnswer:
+    """The final answer of a run that has none: every ask listed as not answered, and why, so run.json and the
+    report say what is missing in the same shape as any answer."""
+    results = [AskResult(id=a.id, ask=a.text, kind=a.kind, why=why) for a in asks]
+    return FinalAnswer(valid=False, answer="", confidence="low", confidence_basis="no validated answer",
+                       caveats=[why], asks=results)
 
 
 def _verdict(check: AnswerCheck) -> tuple[bool, str]:

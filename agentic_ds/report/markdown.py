@@ -33,7 +33,7 @@ def render_missing_report(view: RunView) -> str:
     """What report.md says when the summary step wrote nothing: the truth, and what was done."""
     title = view.task or view.id
     lines = [GENERATED_MARKER, f"# {_inline(title)}", ""]
-    if view.final_answer:
+    if view.final_answer and view.final_answer.answer.strip():
         lines += [f"**Answer:** {view.final_answer.answer}", ""]
     else:
         lines += ["**No answer.** " + _status_sentence(view), ""]

@@ -72,7 +72,7 @@ def render_answer(answer: Mapping[str, Any]) -> str:
     if not answer:
         return "No validated answer was produced."
     text = " ".join(str(answer.get("answer", "")).split())
-    lines = [f"answer: {text}", f"valid: {answer.get('valid')}",
+    lines = [f"answer: {text or '(none: no answer was validated)'}", f"valid: {answer.get('valid')}",
              f"confidence: {answer.get('confidence')} ({answer.get('confidence_basis') or 'no basis recorded'})"]
     for ask in answer.get("asks") or []:
         verdict = "answered" if ask.get("answered") else "NOT answered"
