@@ -157,3 +157,90 @@ def test_a_task_past_its_timeout_is_an_error_and_the_exit_code_says_so(tmp_path)
     (eval_dir,) = (tmp_path / "wd").glob("eval-*")
     (record,) = [json.loads(line) for line in (eval_dir / "results.jsonl").read_text().splitlines()]
     assert record["error"] == "timed out after 1 s" and record["correct"] is False
+
+
+# -- the bundled eval set, through the command ---------------------------------------------------------------
+BUNDLED = Path(__file__).resolve().parents[1] / "examples" / "eval"
+SUMMARY_LINE = r"eval: n=(\d+) correct=(\d+) accuracy=(\d\.\d{3}) errors=(\d+) median_wall_s=\d+\.\d"
+
+
+def bundled_manifest(folder: Path, ids: list[str]) -> tuple[Path, list[dict]]:
+    """Some lines of examples/eval/manifest.jsonl, their files given by absolute path (the manifest lives elsewhere)."""
+    lines = [json.loads(line) for line in (BUNDLED / "manifest.jsonl").read_text().splitlines()]
+    chosen = [{**line, "files": [str(BUNDLED / f) for f in line["files"]]} for line in lines if line["id"] in ids]
+    assert [line["id"] for line in chosen] == ids
+    path = folder / "manifest.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in chosen))
+    return path, chosen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["simple", "orchestrated"])
+def test_bundled_tasks_run_graded_in_the_mode_asked_each_in_its_own_run(tmp_path, mode):
+    import re
+
+    path, chosen = bundled_manifest(tmp_path, ["emp-mean-std-salary", "emp-argmax-median", "shop-join-argmax"])
+    result = cli("eval", str(path), "--model", "offline", "--mode", mode, "--parallel", "2",
+                 "--workdir", str(tmp_path / "wd"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    match = re.fullmatch(SUMMARY_LINE, last)
+    assert match and match.group(1, 2, 4) == (str(len(chosen)), str(len(chosen)), "0"), last
+    (eval_dir,) = (tmp_path / "wd").glob("eval-*")
+    results = [json.loads(line) for line in (eval_dir / "results.jsonl").read_text().splitlines()]
+    runs = {r["run_dir"] for r in results}
+    assert len(runs) == len(chosen) and all(run.startswith("runs/") for run in runs)
+    for r in results:
+        record = json.loads((eval_dir / r["run_dir"] / "run.json").read_text())
+        assert record["mode"] == mode and record["status"] == r["status"] == "completed", record["reason"]
+        final = record["final_answer"]
+        assert final["confidence"] == r["confidence"] and all(a["answered"] for a in final["asks"])
+        assert r["correct"] is True and "@" in final["answer"]         # the answer format the task asked for
+    summary = (eval_dir / "summary.md").read_text()
+    for heading in ("## Accuracy by checker", "## Status of the runs", "## Time, tokens and cost"):
+        assert heading in summary
+    assert f"| completed | {len(chosen)} |" in summary and f"Mode `{mode}`" in summary
+
+
+@pytest.mark.slow
+def test_budgets_apply_to_every_task(tmp_path):
+    path, chosen = bundled_manifest(tmp_path, ["emp-mean-std-salary", "emp-argmax-median"])
+    result = cli("eval", str(path), "--model", "offline", "--max-llm-calls", "1", "--parallel", "2",
+                 "--workdir", str(tmp_path / "wd"), cwd=tmp_path)
+    (eval_dir,) = (tmp_path / "wd").glob("eval-*")
+    results = [json.loads(line) for line in (eval_dir / "results.jsonl").read_text().splitlines()]
+    assert len(results) == len(chosen) and result.stdout.strip().splitlines()[-1].startswith("eval: n=2 correct=0 ")
+    for r in results:
+        record = json.loads((eval_dir / r["run_dir"] / "run.json").read_text())
+        assert record["status"] == r["status"] == "incomplete" and "max LLM calls (1) used" in record["reason"]
+        assert r["correct"] is False and record["final_answer"]["confidence"] == "low"
+
+
+@pytest.mark.slow
+def test_on_a_terminal_progress_is_live_while_tasks_run(tmp_path):
+    """A real pseudo-terminal: the table shows each task running (and in which agent) before it is done."""
+    import os
+    import pty
+    import re
+
+    path, _ = bundled_manifest(tmp_path, ["emp-mean-std-salary", "emp-argmax-median"])
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "agentic_ds", "eval", str(path), "--model", "offline",
+                                "--parallel", "1", "--workdir", str(tmp_path / "wd")],
+                               cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:              # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk.decode("utf-8", errors="replace"))
+    assert process.wait(timeout=300) == 0
+    os.close(leader)
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(chunks))
+    assert re.search(r"emp-mean-std-salary\s*│\s*running", screen), screen[-2000:]
+    assert "0/2 done" in screen and "2/2 done, 2 correct" in screen
+    assert screen.strip().splitlines()[-1].startswith("eval: n=2 correct=2 accuracy=1.000 errors=0 ")
