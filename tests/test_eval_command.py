@@ -34,6 +34,7 @@ def cli(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProc
 @pytest.mark.parametrize(("bad", "problem"), [
     ('{"id": "q2", "task": ', "not valid JSON"),
     ("[1, 2]", "expected a JSON object, got list"),
+    ("[" * 100_000, "brackets nested too deeply"),
     ({**LINE, "id": "q2", "checker": "fuzzy"}, "checker"),
     ({k: v for k, v in {**LINE, "id": "q2"}.items() if k != "task"}, "task: Field required"),
     ({**LINE, "id": "q2", "files": ["nope.csv"]}, "file 'nope.csv' not found"),

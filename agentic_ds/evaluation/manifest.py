@@ -65,7 +65,7 @@ def load_manifest(path: Path) -> Manifest:
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        task = _parse_line(path, number, line)
+        task = parse_line(path, number, line)
         if task.id in seen:
             raise _bad(path, number, f"id {task.id!r} is already used on line {seen[task.id]}")
         seen[task.id] = number
@@ -80,13 +80,16 @@ def load_manifest(path: Path) -> Manifest:
     return Manifest(path=path, tasks=tasks)
 
 
-def _parse_line(path: Path, number: int, line: str) -> EvalTask:
+def parse_line(path: Path, number: int, line: str) -> EvalTask:
+    """Line `number` of the manifest at `path`, checked (a `UsageError` naming the line when it is bad)."""
     if len(line) > MAX_LINE_CHARS:
         raise _bad(path, number, f"the line is longer than {MAX_LINE_CHARS:,} characters")
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise _bad(path, number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise _bad(path, number, "not valid JSON (brackets nested too deeply)") from None
     if not isinstance(data, dict):
         raise _bad(path, number, f"expected a JSON object, got {type(data).__name__}")
     try:
