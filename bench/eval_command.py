@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 MANIFEST = ROOT / "examples" / "eval" / "manifest.jsonl"
+_COMMIT = re.compile(r"commit (\w+)\)")
 _HARNESS_LINE = re.compile(r"^offline_eval: mode=(\w+) n=\d+ graded=(\d+) correct=(\d+)", re.M)
 
 
@@ -39,18 +40,28 @@ def run_mode(mode: str, parallel: int, workdir: Path) -> dict[str, Any]:
     if completed.returncode not in (0, 1):      # 1: some task could not run, still a measurement
         raise SystemExit(f"agentic-ds eval exited {completed.returncode}")
     (eval_dir,) = sorted(workdir.glob("eval-*"))[-1:]
-    return json.loads((eval_dir / "summary.json").read_text())
+    return read_eval(eval_dir)
 
 
-def harness_counts() -> dict[str, tuple[int, int]]:
-    """(graded, correct) per mode as `bench/offline_eval.py` last recorded them in BENCHMARKS.md."""
+def read_eval(eval_dir: Path) -> dict[str, Any]:
+    """An eval directory's summary.json, with the ids of the tasks graded wrong (from results.jsonl) and why."""
+    summary = json.loads((eval_dir / "summary.json").read_text())
+    results = [json.loads(line) for line in (eval_dir / "results.jsonl").read_text().splitlines() if line.strip()]
+    summary["wrong"] = [f"`{r['id']}` ({r['status']}: {r['reason'][:120]})" for r in results if r["correct"] is False]
+    return summary
+
+
+def harness_counts() -> tuple[dict[str, tuple[int, int]], str]:
+    """(graded, correct) per mode as `bench/offline_eval.py` last recorded them in BENCHMARKS.md, and the commit."""
     text = (ROOT / "BENCHMARKS.md").read_text() if (ROOT / "BENCHMARKS.md").exists() else ""
     section = text.split("## offline_eval", 1)[-1].split("\n## ", 1)[0] if "## offline_eval" in text else ""
-    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in _HARNESS_LINE.finditer(section)}
+    commit = _COMMIT.search(section)
+    counts = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in _HARNESS_LINE.finditer(section)}
+    return counts, commit.group(1) if commit else "unknown"
 
 
 def section(summaries: dict[str, dict[str, Any]]) -> list[str]:
-    harness = harness_counts()
+    harness, commit = harness_counts()
     lines = ["Every question of `examples/eval/manifest.jsonl` run by the user's command, `agentic-ds eval "
              "examples/eval/manifest.jsonl --model offline --mode M`: each task an `agentic-ds run` of its own, "
              "graded against run.json's structured final answer. Accuracy is over graded questions (the four open "
@@ -58,6 +69,8 @@ def section(summaries: dict[str, dict[str, Any]]) -> list[str]:
              "| mode | checker | graded | correct | accuracy |", "|---|---|--:|--:|--:|"]
     for mode, s in summaries.items():
         for checker, c in s["by_checker"].items():
+            if checker == "none":
+                continue
             accuracy = f"{c['correct'] / c['graded']:.2f}" if c["graded"] else "-"
             lines.append(f"| {mode} | {checker} | {c['graded']} | {c['correct']} | {accuracy} |")
     lines += ["", "| mode | statuses | confidence: graded/correct | wall time (s) | tokens in/out | model calls |",
@@ -69,11 +82,13 @@ def section(summaries: dict[str, dict[str, Any]]) -> list[str]:
                      f"{s['input_tokens']:,}/{s['output_tokens']:,} | {s['llm_calls']:,} |")
     lines.append("")
     for mode, s in summaries.items():
+        lines.append(f"- {mode}, not answered right: {'; '.join(s['wrong']) or 'none'}.")
+    for mode, s in summaries.items():
         if mode in harness:
             graded, correct = harness[mode]
             same = (graded, correct) == (s["graded"], s["correct"])
-            lines.append(f"- {mode}: {s['correct']} of {s['graded']} right; `bench/offline_eval.py` (in-process, "
-                         f"its own grader) recorded {correct} of {graded}: "
+            lines.append(f"- {mode}: {s['correct']} of {s['graded']} right; `bench/offline_eval.py` (in-process, the "
+                         f"same grader) recorded {correct} of {graded} at commit {commit}: "
                          + ("the two agree." if same else "they differ."))
         else:
             lines.append(f"- {mode}: {s['correct']} of {s['graded']} right; no `bench/offline_eval.py` figure.")
@@ -85,11 +100,17 @@ def main() -> None:
     parser.add_argument("--mode", choices=("simple", "orchestrated", "both"), default="both")
     parser.add_argument("--parallel", type=int, default=max(1, len(os.sched_getaffinity(0))))
     parser.add_argument("--keep", type=Path, help="keep the eval directories here (default: a temporary folder)")
+    parser.add_argument("--record-from", type=Path, metavar="DIR",
+                        help="record the evals kept in DIR by an earlier --keep DIR instead of running them again")
     args = parser.parse_args()
     modes = ("simple", "orchestrated") if args.mode == "both" else (args.mode,)
     summaries: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="agentic-ds-eval-") as temporary:
         for mode in modes:
+            if args.record_from:
+                (eval_dir,) = sorted((args.record_from / mode).glob("eval-*"))[-1:]
+                summaries[mode] = read_eval(eval_dir)
+                continue
             workdir = (args.keep or Path(temporary)) / mode
             summaries[mode] = run_mode(mode, args.parallel, workdir)
     result = "\n".join(f"{s['line']}  # mode={mode}" for mode, s in summaries.items())
