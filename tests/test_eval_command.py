@@ -47,7 +47,7 @@ def test_a_bad_line_is_named_with_its_number(tmp_path, bad, problem):
     path = write_manifest(tmp_path, [LINE, "", bad])
     with pytest.raises(UsageError) as caught:
         load_manifest(path)
-    assert f"line 3: " in caught.value.message and problem in caught.value.message
+    assert "line 3: " in caught.value.message and problem in caught.value.message
     assert caught.value.exit_code == 2
 
 
