@@ -20,7 +20,6 @@ from typing import Literal
 from pydantic import BaseModel
 
 from agentic_ds import state as S
-from agentic_ds.schema import FinalAnswer
 
 Mode = Literal["orchestrated", "simple"]
 MODES: tuple[Mode, ...] = ("orchestrated", "simple")
@@ -114,12 +113,11 @@ AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
           model_role="planner", prompt="stage_reflector", tools=READ_ONLY, output_schema=S.Reflection,
           output_key=S.REFLECTION),
     Agent("simple_loop", "loop", parent={"simple": ROOT},
-          loop=Loop(decision_key=S.FINAL_ANSWER, round_key=S.SIMPLE_ATTEMPT, iterations="simple_attempts",
-                    exit_field="valid")),
-    Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop"}, shows=TEXT,
-          model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=FinalAnswer,
-          output_key=S.FINAL_ANSWER),
-    Agent("simple_status", "status", parent={"simple": ROOT}),
+          loop=Loop(decision_key=S.ANSWER_CHECK, round_key=S.SIMPLE_ATTEMPT, iterations="simple_attempts")),
+    Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop", "orchestrated": ROOT}, shows=TEXT,
+          model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=S.ValidatedAnswer,
+          output_key=S.ANSWER_CLAIM),
+    Agent("evidence_check", "status", parent=BOTH),
     Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",
           prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=READ_ONLY,
           output_key=S.REPORT_TEXT, after_budget=True),

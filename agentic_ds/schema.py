@@ -100,17 +100,42 @@ class CriterionRecord(Record):
     text: str = ""
     met: bool | None = None            # None: not checked yet
     evidence: str = ""
+    asks: list[str] = Field(default_factory=list)     # ids of the task's asks it covers
+    origin: Literal["plan", "asks"] = "plan"          # "asks": added because the plan left an ask uncovered
+
+
+Confidence = Literal["high", "medium", "low"]
+
+
+class AskResult(Record):
+    """One ask of the task and what the final answer says about it, as the evidence checks judged it."""
+
+    id: str
+    ask: str = ""
+    kind: str = ""
+    answered: bool = False
+    answer: str = ""
+    basis: Literal["computed", "model", "stated", "none"] = "none"   # what the answer rests on
+    evidence: list[str] = Field(default_factory=list)                # files holding its figures
+    why: str = ""                                                     # why it counts as answered, or not
 
 
 class FinalAnswer(Record):
-    """Simple mode's validated answer (answer_validator's structured output, and run.json's `final_answer`)."""
+    """run.json's `final_answer`, in both modes: the answer validator's answer as the evidence checks judged it.
 
-    valid: bool = Field(description="false when the execution failed or the outputs do not support the answer")
+    `valid` and `model_confidence` are the validator's word; `confidence`, `asks` and `untraced_numbers` are the
+    checks' (`agentic_ds/evidence`)."""
+
+    valid: bool
     answer: str
-    confidence: Literal["high", "medium", "low"] = "medium"
+    confidence: Confidence = "low"
+    confidence_basis: str = ""
+    model_confidence: Confidence | None = None
     caveats: list[str] = Field(default_factory=list)
-    reasoning_trace: list[str] = Field(default_factory=list, description="a few short steps")
+    reasoning_trace: list[str] = Field(default_factory=list)
     output_type: Literal["number", "table", "figure", "text"] = "text"
+    asks: list[AskResult] = Field(default_factory=list)
+    untraced_numbers: list[str] = Field(default_factory=list)   # figures of the answer no executed code output holds
 
 
 _STAGES = TypeAdapter(list[StageRecord])

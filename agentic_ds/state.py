@@ -8,6 +8,8 @@ the final answer, statuses) validate them on the way in and out.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from agentic_ds.schema import PlannedStage, Record
@@ -39,7 +41,10 @@ RUN_STATUS = "run_status"              # schema.RunStatus
 STATUS_REASON = "status_reason"        # one sentence: why that status
 WARNINGS = "warnings"                  # list[str]
 ADDED_STAGES = "added_stages"          # how many stages the reflector appended so far
-FINAL_ANSWER = "final_answer"          # simple mode: answer_validator's schema.FinalAnswer
+ANSWER_CLAIM = "answer_claim"          # answer_validator's ValidatedAnswer: the model's word
+ANSWER_CLAIMS = "answer_claims"        # every ANSWER_CLAIM of the run, one per attempt (the best one stands)
+FINAL_ANSWER = "final_answer"          # schema.FinalAnswer: the claim as the evidence checks judged it
+ANSWER_CHECK = "answer_check"          # evidence.answers.AnswerCheck: does the answer stand (simple_loop's decision)
 SIMPLE_ATTEMPT = "simple_attempt"      # simple mode: 1-based attempt
 EARLIER_ATTEMPTS = "earlier_attempts"  # simple mode: list of {attempt, error, verdict} of failed attempts
 
@@ -78,6 +83,25 @@ class Reflection(Record):
     edits: list[StageEdit] = Field(default_factory=list)
     new_stages: list[PlannedStage] = Field(default_factory=list)
     note: str = ""
+
+
+class AskClaim(Record):
+    id: str = Field(description="the ask's id, e.g. 'a1'")
+    answered: bool = Field(description="false when the outputs do not answer this ask")
+    answer: str = Field(default="", description="the answer to this ask with its number(s), or why it is not answered")
+    files: list[str] = Field(default_factory=list, description="the files under outputs/ that hold its figures")
+
+
+class ValidatedAnswer(Record):
+    """answer_validator's structured output: the answer it checked against the outputs, in its own words."""
+
+    valid: bool = Field(description="false when the execution failed or the outputs do not support the answer")
+    answer: str
+    confidence: Literal["high", "medium", "low"] = "medium"
+    caveats: list[str] = Field(default_factory=list)
+    reasoning_trace: list[str] = Field(default_factory=list, description="a few short steps")
+    output_type: Literal["number", "table", "figure", "text"] = "text"
+    asks: list[AskClaim] = Field(default_factory=list, description="one entry per ask listed under Asks")
 
 
 # -- records kept in state (the stage and criterion records are in agentic_ds/schema.py) ------------

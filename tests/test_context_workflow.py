@@ -12,7 +12,7 @@ from agentic_ds.context.per_call import is_per_call
 from agentic_ds.context.tokens import count_tokens
 from agentic_ds.testing.harness import run_scripted
 from agentic_ds.testing.scripted import call, text
-from tests.workflow_scripts import MEANS_CODE, happy_scripts, write_sales
+from tests.workflow_scripts import MEANS_CODE, criteria, happy_scripts, validated, write_sales
 
 TASK = "Which region has the highest mean price?"
 STAGE1_CODE = (
@@ -95,6 +95,11 @@ async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summ
         coder += [honest(call("run_python", code=table_code(stage, cell))) for cell in range(CELLS)]
         coder.append(honest(text(f"stage {stage} done")))
     scripts["coding_agent"] = coder
+    # The checker and the validator quote what this run's code printed (their evidence is checked in code).
+    printed = "stages/02-mean-price-by-region/cell_001.out.txt: total=2000.5"
+    scripts["criteria_checker"] = [criteria(False, "not yet"), criteria(True, printed)]
+    scripts["answer_validator"] = [validated("The mean price table totals 2000.5 in stage 2.", asks=[
+        {"id": "a1", "answered": True, "answer": "highest mean price: total=2000.5", "files": []}])]
     settings = Settings(context=ContextSettings(budget_tokens=BUDGET, keep_recent_events=2))
     outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, settings=settings)
     assert outcome.status == "completed", outcome.reason

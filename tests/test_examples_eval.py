@@ -111,4 +111,5 @@ async def test_the_offline_model_answers_eval_questions_in_simple_mode(tmp_path,
     assert status == "completed", answer
     assert grade(item, answer), answer
     result = json.loads((Path(run) / "outputs" / "02-answer.json").read_text())
-    assert result["template"] == "compute_answers" and result["answer_text"] == answer
+    # The final answer is the result's answer, then the sentence answering any other ask (a period, say).
+    assert result["template"] == "compute_answers" and answer.startswith(result["answer_text"])

@@ -11,8 +11,7 @@ from google.genai import types
 from agentic_ds.offline import OfflineLlm
 from agentic_ds.offline.methods import read_method
 from agentic_ds.offline.request import parse_request
-from agentic_ds.schema import FinalAnswer
-from agentic_ds.state import CriteriaUpdate, Decision, ParsedPlan, Reflection
+from agentic_ds.state import CriteriaUpdate, Decision, ParsedPlan, Reflection, ValidatedAnswer
 from agentic_ds.workflow.prompting import render
 from tests.offline_support import READ_ONLY, Tools, drive, make_run_dir, request, user
 
@@ -51,7 +50,7 @@ async def answered(model, run):
 
 async def plan_for(model, run, task=TASK):
     root, _, profile_text = run
-    context = dict(task=task, data_profile=profile_text, input_problems="", previous_plan="", review="", max_stages=6)
+    context = dict(task=task, asks="", data_profile=profile_text, input_problems="", previous_plan="", review="", max_stages=6)
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", render("plan_maker", context), tools, names=READ_ONLY)
     assert tools.calls[0] == ("read_file", {"path": "data_profile.json"})
@@ -81,7 +80,7 @@ async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model
     review, _ = await drive(model, "plan_reviewer", render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=bad)),
                             Tools(root), names=READ_ONLY)
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
-    context = dict(task=TASK, data_profile=profile_text, input_problems="", previous_plan=bad, review=review, max_stages=6)
+    context = dict(task=TASK, asks="", data_profile=profile_text, input_problems="", previous_plan=bad, review=review, max_stages=6)
     revised, _ = await drive(model, "plan_maker", render("plan_maker", context), Tools(root), names=READ_ONLY)
     assert "## Response to review" in revised and "revnue" not in revised
 
@@ -210,7 +209,7 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
     _, coder_text = await answered(model, run)
     files = "- outputs/02-answer.json (1 bytes)"
     report_prompt = render("summary_agent", dict(task=TASK, mode="orchestrated", run_status="completed - all criteria met",
-                                                   status="completed", plan="", stage_results="", criteria="", files=files))
+                                                   status="completed", answer="", plan="", stage_results="", criteria="", files=files))
     report, _ = await drive(model, "summary_agent", report_prompt, Tools(root), names=READ_ONLY)
     answer = report.split("## Key findings")[0]
     assert answer.startswith("## Answer") and f"{frame['revenue'].median():,.1f}" in answer
@@ -218,13 +217,15 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
     for number in re.findall(r"\d[\d,]*\.?\d*", answer):
         assert number in outputs or number in "02", number
     assert "**Run status:** `completed`" in report
-    prompt = render("answer_validator", dict(task=TASK, execution="status: ok", summary=coder_text, files=files))
+    prompt = render("answer_validator", dict(task=TASK, asks="", execution="status: ok", summary=coder_text, files=files,
+                                                 stage_results="", criteria=""))
     validated, _ = await drive(model, "answer_validator", prompt, Tools(root), names=READ_ONLY)
-    final = FinalAnswer.model_validate_json(validated)
+    final = ValidatedAnswer.model_validate_json(validated)
     assert final.valid and final.output_type == "table" and f"{frame['revenue'].median():,.1f}" in final.answer
-    failed = render("answer_validator", dict(task=TASK, execution="status: error\nerror: boom", summary="", files=""))
+    failed = render("answer_validator", dict(task=TASK, asks="", execution="status: error\nerror: boom", summary="", files="",
+                                              stage_results="", criteria=""))
     verdict, _ = await drive(model, "answer_validator", failed, Tools(root), names=READ_ONLY)
-    assert FinalAnswer.model_validate_json(verdict).valid is False
+    assert ValidatedAnswer.model_validate_json(verdict).valid is False
 
 
 async def test_unknown_agent_gets_an_extractive_summary(model):

@@ -47,8 +47,10 @@ def test_a_run_json_of_the_previous_writer_reads_whole_and_keeps_its_keys(tmp_pa
     assert set(again) == RUN_JSON_KEYS | ADDED_KEYS and set(data) == RUN_JSON_KEYS   # every key kept
     assert again["settings"] == {} and again["attempts"] == [] and again["skipped_inputs"] == []
     assert again["calls"] is None   # not recorded by that writer: the reports say nothing about calls
-    assert again["stages"] == data["stages"] and again["criteria"] == data["criteria"]
-    assert again["cost"] == data["cost"] and again["final_answer"] == data["final_answer"]
+    assert again["stages"] == data["stages"] and again["cost"] == data["cost"]
+    # Fields added since (a criterion's asks, the answer's checks) come with their defaults; nothing is lost.
+    assert all(new.items() >= old.items() for new, old in zip(again["criteria"], data["criteria"], strict=True))
+    assert (again["final_answer"] or {}).items() >= (data["final_answer"] or {}).items()
 
 
 def test_run_json_lists_where_each_stage_got_to_not_its_texts(tmp_path):

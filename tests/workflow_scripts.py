@@ -64,6 +64,15 @@ def criteria(met: bool, evidence: str = "outputs/means.csv: north 11.0, south 21
     return as_json({"criteria": [{"id": "c1", "met": met, "evidence": evidence}]})
 
 
+def validated(answer: str = "South has the highest mean price (21.0).", *, valid: bool = True,
+              asks: list | None = None):
+    """The answer validator's structured answer; `asks` defaults to one entry answering ask a1 with `answer`."""
+    first = {"id": "a1", "answered": True, "answer": answer, "files": ["outputs/means.csv"]}
+    entries = asks if asks is not None else [first]
+    return as_json({"valid": valid, "answer": answer, "confidence": "high", "caveats": [],
+                    "reasoning_trace": ["read outputs/means.csv"], "output_type": "text", "asks": entries})
+
+
 def no_change():
     return as_json({"edits": [], "new_stages": [], "note": "plan still fits"})
 
@@ -82,5 +91,6 @@ def happy_scripts() -> dict[str, list]:
         "impl_confirmation": [decide(True), decide(True)],
         "criteria_checker": [criteria(False, "not yet"), criteria(True)],
         "stage_reflector": [no_change()],
+        "answer_validator": [validated()],
         "summary_agent": [text("## Answer\nSouth has the highest mean price (21.0).\n\n## Key findings\n- north 11.0")],
     }

@@ -192,3 +192,7 @@ def config_show(config: str | None, models: tuple[str, ...], workdir: str | None
 from agentic_ds.cli import review  # noqa: E402 - `list`, `show`, `open` live in their own module
 
 review.register(main)
+
+from agentic_ds.cli import eval as eval_cli  # noqa: E402 - `eval` lives in its own module
+
+eval_cli.register(main)

@@ -131,7 +131,7 @@ def _show_text(view: RunView) -> str:
                f"({fmt.count(view.total_tokens)} tokens)")
     if view.attempts_note:
         out.append(f"Attempts {view.attempts_note}")
-    if view.final_answer:
+    if view.final_answer and view.final_answer.answer.strip():
         out.append(f"Answer   {view.final_answer.answer}")
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))

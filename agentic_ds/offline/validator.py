@@ -1,4 +1,4 @@
-"""answer_validator (simple mode): re-read the result files and restate the answer they support.
+"""answer_validator (both modes): re-read the result files and restate the answer they support, ask by ask.
 
 The answer is valid only when the execution succeeded and a result file of this run carries the
 answer's sentences; the answer text is copied from that file, never composed from the coder's words.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentic_ds.offline.ask_answers import ask_entries, with_asks
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
 from agentic_ds.offline.request import ParsedRequest
@@ -48,7 +49,9 @@ def validator_turn(req: ParsedRequest) -> Reply:
         f"Re-read {path}: {sentences[0] if sentences else 'no summary'}",
     ]
     valid = not (direct and "answer_value" in document and document.get("answer_value") is None)
-    return Reply.json(_answer(valid, answer, confidence, caveats, trace, _output_type(document)))
+    asks = ask_entries(req.task, req.section("Asks"), results, path)
+    reply = _answer(valid, with_asks(answer, asks), confidence, caveats, trace, _output_type(document))
+    return Reply.json({**reply, "asks": asks})
 
 
 def _answer_document(results: dict[str, dict], direct: bool) -> tuple[str, dict]:

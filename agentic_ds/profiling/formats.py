@@ -17,7 +17,7 @@ import duckdb
 
 from agentic_ds.profiling.errors import UnreadableFile
 from agentic_ds.profiling.names import pandas_names
-from agentic_ds.profiling.sniff import COMPRESSION_SUFFIXES
+from agentic_ds.profiling.sniff import CANDIDATE_DELIMITERS, COMPRESSION_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,13 @@ def starting_dialect(con: duckdb.DuckDBPyConnection, path: Path, file_format: st
     except (duckdb.Error, UnreadableFile):
         return CsvDialect()  # reading will fail with a clearer error, or fall back
     delimiter, skipped = shape.delimiter, shape.skip_rows
+    header = _first_lines(path, 1)
+    said = max(CANDIDATE_DELIMITERS, key=header[0].count) if header and file_format != "tsv" else delimiter
+    if header and delimiter not in header[0] and header[0].count(said):
+        # A ragged row can make the sniffer settle on a delimiter the header never uses ("a,b,c" read as one
+        # column): the header's own delimiter is read instead, short rows padded and long ones cut.
+        return CsvDialect({"delim": said, "null_padding": True, "strict_mode": False},
+                          [f"ragged rows: the header's delimiter {said!r} used; missing fields read as nulls"])
     if skipped == 0:
         return CsvDialect(shape=shape)
     skipped_lines = _first_lines(path, skipped)

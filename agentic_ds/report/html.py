@@ -13,6 +13,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from agentic_ds import __version__
+from agentic_ds.evidence.status import CONFIDENCE_RULE
 from agentic_ds.report import formatting as fmt
 from agentic_ds.report.markup import MarkdownRenderer, data_uri
 from agentic_ds.report.model import FigureRef, RunView, StageView
@@ -71,6 +72,7 @@ def _context(view: RunView) -> dict[str, Any]:
         "title": view.task or view.id,
         "version": __version__,
         "status_meaning": fmt.STATUS_MEANING.get(view.status, ""),
+        "confidence_rule": CONFIDENCE_RULE,
         "report_html": markdown.render(view.report_text, top_heading=2) if view.report_text else None,
         "stages": stages,
         "extra_figures": [_figure(f, view.root) for f in view.extra_figures],
@@ -104,6 +106,10 @@ def _caveats(view: RunView) -> list[str]:
     items: list[str] = []
     if view.final_answer:
         items += view.final_answer.caveats
+        items += [f"Not answered: {a.ask} ({a.why})." for a in view.final_answer.asks if not a.answered]
+        if view.final_answer.untraced_numbers:
+            items.append("Figures of the answer found in no output of executed code: "
+                         + ", ".join(view.final_answer.untraced_numbers[:20]) + ".")
     items += view.warnings
     items += [f"Input skipped, {item.path}: {item.reason}" for item in view.skipped_inputs[:_SKIPPED_CAP]]
     if len(view.skipped_inputs) > _SKIPPED_CAP:

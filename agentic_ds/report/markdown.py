@@ -6,6 +6,7 @@ same text and `write_reports` is idempotent.
 
 from __future__ import annotations
 
+from agentic_ds.evidence.status import CONFIDENCE_RULE
 from agentic_ds.report import formatting as fmt
 from agentic_ds.report.model import RunView, StageView
 from agentic_ds.report.view import APPENDIX_END_MARKER, APPENDIX_MARKER, GENERATED_MARKER
@@ -17,6 +18,7 @@ _SKIPPED_CAP = 100  # skipped inputs listed with their reasons; run.json holds e
 def render_markdown_appendix(view: RunView) -> str:
     """The run record appended to report.md, between the appendix markers."""
     parts = [APPENDIX_MARKER, "---", "", "## Run record", "", *_summary_table(view), ""]
+    parts += _section("Answer by ask", _ask_lines(view))
     parts += _section("Stages", _stage_table(view.stages))
     parts += _section("Success criteria", _criteria_table(view))
     parts += _section("Warnings", [f"- {_inline(w)}" for w in view.warnings])
@@ -31,7 +33,7 @@ def render_missing_report(view: RunView) -> str:
     """What report.md says when the summary step wrote nothing: the truth, and what was done."""
     title = view.task or view.id
     lines = [GENERATED_MARKER, f"# {_inline(title)}", ""]
-    if view.final_answer:
+    if view.final_answer and view.final_answer.answer.strip():
         lines += [f"**Answer:** {view.final_answer.answer}", ""]
     else:
         lines += ["**No answer.** " + _status_sentence(view), ""]
@@ -70,12 +72,28 @@ def _summary_table(view: RunView) -> list[str]:
     if view.attempts_note:
         rows.append(("Attempts", view.attempts_note))
     if view.final_answer and view.final_answer.confidence:
-        rows.append(("Confidence", view.final_answer.confidence))
+        basis = view.final_answer.confidence_basis
+        rows.append(("Confidence", view.final_answer.confidence + (f" ({basis})" if basis else "")))
     if view.models:
         rows.append(("Models", ", ".join(f"{role}: `{model}`" for role, model in view.models.items())))
     if view.isolation:
         rows.append(("Code isolation", view.isolation))
     return ["| | |", "|---|---|", *(f"| {name} | {_cell(value)} |" for name, value in rows)]
+
+
+def _ask_lines(view: RunView) -> list[str]:
+    """Each ask of the task and what the answer says about it, then the confidence rule."""
+    final = view.final_answer
+    if final is None or not final.asks:
+        return []
+    lines = ["| Ask | Answered | Answer | Why |", "|---|---|---|---|"]
+    for ask in final.asks:
+        answered = f"yes ({ask.basis})" if ask.answered else "**no**"
+        lines.append(f"| {_cell(ask.ask)} | {answered} | {_cell(ask.answer) or '-'} | {_cell(ask.why) or '-'} |")
+    if final.untraced_numbers:
+        lines += ["", "Figures of the answer found in no output of executed code: "
+                  + ", ".join(f"`{n}`" for n in final.untraced_numbers[:_LIST_CAP]) + "."]
+    return lines + ["", f"Confidence rule: {CONFIDENCE_RULE}."]
 
 
 def _stage_table(stages: list[StageView]) -> list[str]:
@@ -116,7 +134,8 @@ def _artifact_lines(view: RunView) -> list[str]:
     lines = [
         "- Reports: `report.md`, `report.html`",
         f"- Notebook: {present('analysis.ipynb')}",
-        f"- Plan: {present('plan.md')}, {present('plan.json')}",
+        (f"- Plan: {present('plan.md')}, {present('plan.json')}" if view.mode != "simple"
+         else "- Plan: none (simple mode)"),
         f"- Run record: {present('run.json')}, event log {present('events.jsonl')}",
     ]
     lines.append(_file_group("Figures", [f.path for f in view.all_figures if f.file]))

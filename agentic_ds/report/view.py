@@ -60,7 +60,9 @@ def load_run_view(root: Path | str) -> RunView:
     problems: list[str] = []
     # Wrong types become defaults: a run.json edited by hand, or cut short, still shows what it holds.
     record = read_model(RunRecord, _read_json(ws, "run.json", problems, quiet=True), problems, "run.json: ")
-    plan = read_model(PlanFile, _read_json(ws, "plan.json", problems), problems, "plan.json: ")
+    # Simple mode makes no plan: a missing plan.json is a gap only in orchestrated mode.
+    planless = (record is not None and record.mode == "simple")
+    plan = read_model(PlanFile, _read_json(ws, "plan.json", problems, quiet=planless), problems, "plan.json: ")
     record, plan = record or RunRecord(), plan or PlanFile()
     profile = _read_json(ws, "data_profile.json", problems, quiet=True)
 

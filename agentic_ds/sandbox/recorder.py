@@ -83,7 +83,9 @@ class Recorder:
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             if not result.ok:
                 cell.metadata["tags"] = ["raises-exception"]
-        cell.metadata["agentic_ds"] = {"cell": result.cell_path, "duration_s": round(result.duration_s, 3)}
+        # What the cell ran, printed and wrote, for the run's evidence checks (`agentic_ds/evidence/sources.py`).
+        cell.metadata["agentic_ds"] = {"cell": result.cell_path, "duration_s": round(result.duration_s, 3),
+                                       "ok": result.ok, "output": result.output_path, "files": list(result.files)}
         self.notebook.cells.append(cell)
         self.save_notebook()
 

@@ -61,6 +61,56 @@ def parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "skills.rank (the task)": skills.scored,
         "progress.format_event": lambda text: PlainRenderer.format_event({"kind": "text", "author": "a", "text": text}),
         "markup.render": markdown.render,
+        **evidence_parsers(run_dir),
+    }
+
+
+def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
+    """The parsers that decide a run's status and grade an eval, each fed the text a model or user controls."""
+    from agentic_ds.errors import UsageError
+    from agentic_ds.evaluation.grading import grade
+    from agentic_ds.evaluation.manifest import parse_line
+    from agentic_ds.evidence.answers import judge_answer
+    from agentic_ds.evidence.asks import extract_asks
+    from agentic_ds.evidence.citations import CitationCheck
+    from agentic_ds.evidence.coverage import addresses
+    from agentic_ds.evidence.numbers import NumberIndex, extract
+    from agentic_ds.evidence.sources import Cell, CodeEvidence
+    from agentic_ds.schema import CriterionRecord
+    from agentic_ds.workspace import Workspace
+
+    task = "How did unemployment relate to inflation and real GDP growth over 1959-2009? Answer as @r[value]."
+    asks = extract_asks(task)
+    evidence = CodeEvidence(cells=[Cell("stages/01-a/cell_001.py", True, "", [])], index=NumberIndex([12.5, 0.46]))
+
+    def indexed(text: str) -> bool:
+        index = NumberIndex()
+        index.add_text(text)
+        return index.traces(extract("12.5")[0])
+
+    def judged(text: str) -> Any:
+        claim = {"valid": True, "answer": text, "asks": [{"id": "a1", "answered": True, "answer": text}]}
+        return judge_answer(task, asks, claim, evidence)
+
+    def cited(text: str) -> Any:
+        criterion = CriterionRecord(id="c1", text="outputs/r.json holds r with its p-value", met=True, evidence=text)
+        return CitationCheck(Workspace(run_dir), evidence, task).problem(criterion)
+
+    def manifest_line(text: str) -> Any:
+        try:
+            return parse_line(run_dir / "manifest.jsonl", 1, text)
+        except UsageError as refused:        # refusing a bad line is the answer; it must come as fast
+            return refused.message
+
+    return {
+        "evidence.extract_asks (the task)": extract_asks,
+        "evidence.numbers.extract (an answer)": extract,
+        "evidence.numbers.add_text (an output)": indexed,
+        "evidence.coverage.addresses (an answer)": lambda text: [addresses(ask, text) for ask in asks],
+        "evidence.judge_answer (an answer)": judged,
+        "evidence.citations (a criterion's evidence)": cited,
+        "evaluation.grade (a final answer)": lambda text: grade(task, "numeric", {"r": 0.46}, {"answer": text}),
+        "evaluation.manifest (a line)": manifest_line,
     }
 
 

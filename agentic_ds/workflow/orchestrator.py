@@ -16,8 +16,10 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import walk, write_atomic, write_json
 from agentic_ds.adk_private import replace_session_events
+from agentic_ds.evidence.citations import CitationCheck, verify_all
+from agentic_ds.evidence.sources import collect
+from agentic_ds.runs.safe_files import walk, write_atomic, write_json
 from agentic_ds.schema import (
     StageRecord,
     StageResult,
@@ -88,6 +90,10 @@ class StageOrchestrator(BaseAgent):
             criteria = plan_state.apply_criteria_update(
                 criteria_in(state[S.CRITERIA]), CriteriaUpdate.model_validate(update).criteria
             )
+            # A criterion is met only when the files its evidence cites hold what it quotes (checked in code).
+            services = self.services
+            check = CitationCheck(services.workspace, collect(services.workspace), str(state.get(S.TASK) or ""))
+            criteria = verify_all(criteria, check)
             yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
         if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
             return

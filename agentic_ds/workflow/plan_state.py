@@ -96,6 +96,14 @@ def apply_reflection(
     return out, added, notes
 
 
+def _unverified(criterion: CriterionRecord) -> str:
+    """Why the checks set a criterion the checker called met unmet (` (not verified: the file does not exist)`)."""
+    from agentic_ds.evidence.citations import NOT_VERIFIED
+
+    at = criterion.evidence.rfind(NOT_VERIFIED)
+    return f" ({criterion.evidence[at + 1:].rstrip(']')[:120]})" if at >= 0 else ""
+
+
 def final_status(
     stages: list[StageRecord], criteria: list[CriterionRecord], warnings: list[str]
 ) -> tuple[RunStatus, str]:
@@ -107,7 +115,7 @@ def final_status(
     if not approved:
         return RunStatus.FAILED, f"no stage was approved ({len(failed)} failed)"
     if unmet:
-        names = "; ".join(c.text[:80] for c in unmet[:3])
+        names = "; ".join(c.text[:80] + _unverified(c) for c in unmet[:3])
         return RunStatus.INCOMPLETE, f"{len(unmet)} of {len(criteria)} success criteria not met: {names}"
     if failed:
         return RunStatus.COMPLETED_WITH_WARNINGS, f"all criteria met, but {len(failed)} stage(s) failed"

@@ -8,8 +8,10 @@ from typing import Any
 from google.adk.agents import InvocationContext, LlmAgent
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.agent_table import Mode
+from agentic_ds.evidence.asks import task_asks
+from agentic_ds.evidence.coverage import cover, render_asks
+from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.schema import PlanFile, PlannedStage, RunStatus, criteria_out, stages_out
 from agentic_ds.state import ParsedPlan
 from agentic_ds.workflow import plan_state
@@ -40,6 +42,7 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "input_problems": _problems(state),
+            "asks": render_asks(task_asks(state.get(S.TASK))),
             "previous_plan": state.get(S.PLAN_TEXT) or "" if again else "",
             "review": state.get(S.PLAN_REVIEW) or "" if again else "",
             "max_stages": settings.loops.max_stages,
@@ -83,7 +86,9 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
             return
         plan = ParsedPlan.model_validate(raw)
         stages = plan_state.stages_from_plan(plan, settings.loops.max_stages)
-        criteria = plan_state.criteria_from_plan(plan)
+        # The plan says how to answer, never what: every ask of the task gets a criterion, added when missing.
+        criteria, _uncovered = cover(task_asks(callback_context.state.get(S.TASK)),
+                                     plan_state.criteria_from_plan(plan))
         callback_context.state[S.STAGES] = stages_out(stages)
         callback_context.state[S.CRITERIA] = criteria_out(criteria)
         planned = [PlannedStage.model_validate(stage.model_dump()) for stage in stages]

@@ -245,7 +245,7 @@ async def _finish(
     record.stages = read_records(StageRecord, state.get(S.STAGES))
     record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
     record.warnings = [str(w) for w in state.get(S.WARNINGS) or []]
-    record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER))
+    record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER)) or _no_answer(request.task, reason)
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
@@ -261,6 +261,14 @@ async def _finish(
     failure = record.calls.failure if record.calls is not None and status is RunStatus.FAILED else None
     hint = failure.hint if failure else None
     return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path, hint=hint)
+
+
+def _no_answer(task: str, reason: str) -> FinalAnswer:
+    """A run that ended before any answer was validated still says, ask by ask, that nothing was answered."""
+    from agentic_ds.evidence.answers import no_answer
+    from agentic_ds.evidence.asks import task_asks
+
+    return no_answer(task_asks(task), f"the run ended before an answer was validated ({reason[:300]})")
 
 
 def _write_reports(workspace: Workspace) -> Path:

@@ -14,6 +14,7 @@ from google.adk.agents import BaseAgent
 from agentic_ds.agent_table import ROOT, Mode, children
 from agentic_ds.workflow import skip_done
 from agentic_ds.workflow.agents import loop_agent
+from agentic_ds.workflow.answer import EvidenceCheck, build_answer_validator
 from agentic_ds.workflow.checking import build_criteria_checker, build_stage_reflector
 from agentic_ds.workflow.coder import build_coder
 from agentic_ds.workflow.file_analyzer import FileAnalyzer
@@ -27,7 +28,7 @@ from agentic_ds.workflow.planning import (
     build_plan_reviewer,
 )
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.simple import SimpleStatus, build_answer_validator, build_simple_loop
+from agentic_ds.workflow.simple import build_simple_loop
 from agentic_ds.workflow.summary import build_summary_agent
 
 Leaf = Callable[[RunServices, Mode], BaseAgent]
@@ -45,7 +46,7 @@ LEAVES: dict[str, Leaf] = {
     "criteria_checker": build_criteria_checker,
     "stage_reflector": build_stage_reflector,
     "answer_validator": build_answer_validator,
-    "simple_status": lambda services, mode: SimpleStatus(name="simple_status"),
+    "evidence_check": lambda services, mode: EvidenceCheck(name="evidence_check", mode=mode, services=services),
     "summary_agent": build_summary_agent,
 }
 CONTAINERS: dict[str, Container] = {

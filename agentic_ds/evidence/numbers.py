@@ -1,0 +1,206 @@
+"""Numbers in text, and whether a claimed number is one that executed code printed or wrote.
+
+A claim is traced when some observed number rounds (or truncates) to it at the precision it was written
+with: `0.457`, `0.46` and `45.7%` all trace to an output holding `0.4567`; `71,374` and `71.4 thousand` to
+`71374.39`; `-0.12` to `0.12` (a sign is often said in words: "fell by 0.12"). A bound (`p < 0.001`) is traced
+by any observed number on its side of it, an approximation (`about 12`, `~12`) within 5%.
+
+Everything is one left-to-right scan with regular expressions free of nested quantifiers, so the cost is
+linear in the text; matching is a binary search in the sorted observed values.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Paths, ISO dates/times and `label 3` references are not claims: they are masked before numbers are read.
+# Each alternative starts only where a token starts (a lookbehind, not \b), so no run of word characters is
+# rescanned from each of its positions: the scan stays linear.
+_MASKS = re.compile(
+    r"(?<![\w.\-/])[\w.\-]*/[\w.\-/]*"                         # outputs/01-answer.json, figures/02-x.png
+    r"|(?<![\w.\-])[\w\-]+\.(?:json|csv|png|txt|md|py|html|ipynb|parquet|xlsx|svg|jpg)\b"
+    r"|\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\b"  # 2009-01-01, 2009-01-01 12:00:00
+    r"|\b(?:stage|step|attempt|round|iteration|criterion|cell|line|section|part|item|ask|question)s? #?\d+\b"
+    r"|^[ \t]*\d{1,2}[.)][ \t]",                              # numbered list markers
+    re.I | re.M,
+)
+_NUMBER = re.compile(
+    r"(?<![\w.])"
+    r"(?:(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?|(?P<bare>\.\d+))"
+    r"(?P<exp>[eE][-+]?\d{1,3})?"
+    r"(?P<scale>\s?(?:thousand|million|billion|trillion)\b|[kKMB]\b|bn\b)?"
+    r"(?P<pct>\s?%|\s(?:percent|per cent)\b)?"
+    r"(?![\w])"
+)
+_OBSERVED = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.?\d+(?:[eE][-+]?\d{1,3})?)(\s?%)?")
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9, "bn": 1e9,
+           "trillion": 1e12}
+_BOUND = re.compile(r"(<=|>=|≤|≥|<|>)\s?$")
+_APPROX = re.compile(r"(?:~|≈|\babout|\baround|\bapprox(?:imately|\.)?|\broughly|\bnearly|\balmost)\s?$", re.I)
+_LOOKBACK = 16          # characters before a number searched for a bound or an approximation word
+APPROX_TOLERANCE = 0.05
+MINOR_LIMIT = 12        # whole numbers up to this are too common to hold against an answer when untraced
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number as written in a text."""
+
+    text: str
+    value: float            # as written: a percentage's number, the scale applied, the sign kept
+    decimals: int           # digits after the point (of the mantissa when written with an exponent)
+    exponent: int = 0
+    percent: bool = False
+    scale: float = 1.0
+    bound: str = ""         # "<", ">", "<=", ">=" when written as a bound
+    approx: bool = False
+    start: int = 0
+
+    @property
+    def minor(self) -> bool:
+        """A small whole number (a count, a rank, "2 decimals"): traced if it can be, never held against a text."""
+        return (self.decimals == 0 and not self.exponent and not self.percent and self.scale == 1.0
+                and abs(self.value) <= MINOR_LIMIT)
+
+    def half_step(self) -> float:
+        """Half a unit of the last written digit: how far the true value may be from what was written."""
+        step = 10.0 ** (self.exponent - self.decimals) * self.scale
+        digits = self.text.split(".")[0].replace(",", "").lstrip("-+")
+        zeros = len(digits) - len(digits.rstrip("0")) if self.decimals == 0 and digits.strip("0") else 0
+        if zeros >= 3:   # 71,000 or 1,200,000: written rounded to its trailing zeros
+            step *= 10.0 ** zeros
+        return step / 2
+
+
+def _masked(text: str) -> str:
+    return _MASKS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def extract(text: str, *, claims: bool = True) -> list[Number]:
+    """Every number written in `text`, in order. Read as claims, paths, dates and `stage 2`-style labels are
+    left out; read as observations (`claims=False`), everything counts."""
+    scanned = _masked(text) if claims else text
+    found: list[Number] = []
+    for match in _NUMBER.finditer(scanned):
+        number = _number(scanned, match)
+        if number is not None:
+            found.append(number)
+    return found
+
+
+def _number(text: str, match: re.Match[str]) -> Number | None:
+    start = match.start()
+    whole, frac = match.group("int") or "0", match.group("frac") or match.group("bare") or ""
+    if whole.startswith("0") and len(whole) > 1 and "," not in whole and not frac:
+        return None      # 007, 01: a code or an identifier, not a quantity
+    before = text[max(0, start - _LOOKBACK):start]
+    negative = False
+    if before.endswith(("-", "−")):
+        glued = before[:-1][-1:]
+        if glued.isalnum() or glued in "_":
+            if glued.isalpha():
+                return None   # COVID-19, X-2: a name
+        else:
+            negative = True
+    exp = match.group("exp") or ""
+    scale_word = (match.group("scale") or "").strip().lower()
+    scale = _SCALES.get(scale_word, 1.0)
+    try:
+        value = float(whole.replace(",", "") + frac + exp) * scale
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    bound = _BOUND.search(before.rstrip("-−"))
+    text_value = match.group(0).strip()
+    return Number(
+        text=("-" if negative else "") + text_value,
+        value=-value if negative else value,
+        decimals=len(frac) - 1 if frac else 0,
+        exponent=int(exp[1:]) if exp else 0,
+        percent=bool(match.group("pct")),
+        scale=scale,
+        bound=bound.group(1).replace("≤", "<=").replace("≥", ">=") if bound else "",
+        approx=bool(_APPROX.search(before)),
+        start=start,
+    )
+
+
+class NumberIndex:
+    """The numbers observed in the outputs of executed code, for tracing claims to them."""
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self._values: list[float] = []
+        self._sorted = True
+        self.add_values(values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def add_values(self, values: Iterable[float]) -> None:
+        for value in values:
+            if math.isfinite(value):
+                self._values.append(abs(value))
+                self._sorted = False
+
+    def add_text(self, text: str) -> None:
+        """Index every number of `text`; a percentage also as its fraction (45.7% is 0.457). Observations are
+        read with one plain pattern (no masks, no records): an output of megabytes is indexed in about a second."""
+        for digits, percent in _OBSERVED.findall(text):
+            try:
+                value = abs(float(digits.replace(",", "")))
+            except ValueError:
+                continue
+            self._values.append(value)
+            if percent:
+                self._values.append(value / 100)
+        self._sorted = False
+
+    def _ready(self) -> list[float]:
+        if not self._sorted:
+            self._values = sorted({v for v in self._values if math.isfinite(v)})
+            self._sorted = True
+        return self._values
+
+    def _any_between(self, low: float, high: float) -> bool:
+        values = self._ready()
+        i = bisect.bisect_left(values, low)
+        return i < len(values) and values[i] <= high
+
+    def traces(self, claim: Number) -> bool:
+        """Whether some observed number, written as `claim` was written, gives `claim`."""
+        if not self._values:
+            return False
+        if claim.bound:
+            return self._bound_holds(claim)
+        targets = [abs(claim.value)]
+        if claim.percent:
+            targets.append(abs(claim.value) / 100)
+        for target, factor in zip(targets, (1.0, 0.01), strict=False):
+            half = claim.half_step() * factor
+            if claim.approx:
+                half = max(half, target * APPROX_TOLERANCE)
+            # Rounded (within half a step either way) or truncated (up to a whole step above).
+            if self._any_between(target - half * (1 + 1e-9) - 1e-12, target + 2 * half * (1 - 1e-9)):
+                return True
+        return False
+
+    def _bound_holds(self, claim: Number) -> bool:
+        values = self._ready()
+        targets = [claim.value] + ([claim.value / 100] if claim.percent else [])
+        for target in targets:
+            if claim.bound.startswith("<") and values and values[0] <= target:
+                return True
+            if claim.bound.startswith(">") and values and values[-1] >= target:
+                return True
+        return False
+
+
+def untraced(claims: Iterable[Number], index: NumberIndex, *, exempt: Iterable[Number] = ()) -> list[Number]:
+    """The claims `index` does not trace, leaving out minor numbers and those of `exempt` (e.g. the task's own)."""
+    given = {abs(n.value) for n in exempt}
+    return [c for c in claims if not c.minor and abs(c.value) not in given and not index.traces(c)]

@@ -1,0 +1,81 @@
+"""Numbers in answers and outputs: read as written, traced through rounding and formatting, never invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_ds.evidence.numbers import NumberIndex, extract, untraced
+from tests.evidence_support import assert_linear
+
+
+def one(text: str):
+    (number,) = extract(text)
+    return number
+
+
+def index_of(*texts: str) -> NumberIndex:
+    index = NumberIndex()
+    for text in texts:
+        index.add_text(text)
+    return index
+
+
+@pytest.mark.parametrize(("text", "value", "decimals"), [
+    ("0.4567", 0.4567, 4), ("71,374.39", 71374.39, 2), ("45.7%", 45.7, 1), ("1.2e-05", 1.2e-05, 1),
+    ("-0.12", -0.12, 2), ("71.4 thousand", 71400.0, 1), ("3.2 million", 3.2e6, 1), (".5", 0.5, 1), ("12k", 12000, 0),
+])
+def test_a_number_is_read_as_written(text, value, decimals):
+    number = one(f"the value is {text} here")
+    assert number.value == pytest.approx(value) and number.decimals == decimals
+
+
+def test_bounds_approximations_and_ranges():
+    assert one("p < 0.001").bound == "<" and one("p ≤ 0.05").bound == "<="
+    assert one("about 12.5 units").approx and one("~12.5").approx
+    assert [n.value for n in extract("over 1959-2009")] == [1959, 2009]   # a range, not a negative number
+
+
+@pytest.mark.parametrize("text", ["outputs/01-answer.json", "figures/02-trend.png", "means.csv", "on 2009-01-01",
+                                  "stage 2", "criterion 3", "COVID-19", "c1 and s2", "1. First point", "the 3rd row"])
+def test_paths_dates_labels_and_names_are_not_claims(text):
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize("claim", ["0.457", "0.46", "0.5", "45.7%", "45.67%", "-0.4567", "about 0.45", "0.456"])
+def test_a_rounded_truncated_or_reformatted_claim_is_traced(claim):
+    assert index_of("r = 0.45671").traces(one(claim))
+
+
+@pytest.mark.parametrize("claim", ["0.47", "0.4568", "0.4566", "46.7%", "4.57", "0.0457"])
+def test_a_different_number_is_not_traced(claim):
+    assert not index_of("r = 0.45671").traces(one(claim))
+
+
+def test_thousands_scales_and_percent_outputs():
+    index = index_of('{"mean_salary": 71374.39}', "share: 12.5%")
+    for claim in ("71,374", "71,374.4", "71.4 thousand", "71,000", "0.125", "12.5 percent"):
+        assert index.traces(one(claim)), claim
+    assert not index.traces(one("72,000")) and not index.traces(one("71,380"))
+
+
+def test_bounds_are_traced_by_a_number_on_their_side():
+    assert index_of("p = 1.2e-10").traces(one("p < 0.001"))
+    assert not index_of("p = 0.2").traces(one("p < 0.001"))
+    assert index_of("t = 12.4").traces(one("t > 10"))
+
+
+def test_untraced_leaves_out_small_counts_and_the_tasks_own_numbers():
+    index = index_of("mean 10.25")
+    claims = extract("Mean 10.25 over 3 groups, above 90000, and 17.5 invented")
+    assert [n.text for n in untraced(claims, index, exempt=extract("salary above 90000"))] == ["17.5"]
+
+
+def test_an_empty_index_traces_nothing():
+    assert not NumberIndex().traces(one("0.5")) and not NumberIndex().traces(one("p < 0.05"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", ["1,234,567.89e-3 -0.5% ", "9" * 5000 + " ", "1,2,3,4,5,", "e1e1-1-1.1.1.",
+                                   "outputs/a-1.json 2009-01-01 stage 3 ", "x" * 3000 + "1 "])
+def test_reading_numbers_is_linear(shape):
+    assert_linear(lambda text: index_of(text).traces(one("0.5")) or extract(text), shape)
