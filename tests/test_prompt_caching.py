@@ -22,7 +22,7 @@ from tests.workflow_scripts import happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
-RUN_STATIC = {"task", "data_profile", "input_problems", "max_stages", "mode"}
+RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode"}
 STATIC_OF = {"plan_parser": {"plan"}}  # the parser re-asks about one plan
 
 
@@ -31,7 +31,7 @@ def stage(tag: str) -> dict:
 
 
 CONTEXT_VARS = {
-    "plan_maker": ["task", "data_profile", "input_problems", "previous_plan", "review", "max_stages"],
+    "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "max_stages"],
     "plan_reviewer": ["task", "data_profile", "plan"],
     "confirmation": ["subject", "review"],
     "plan_parser": ["plan", "previous_error"],
@@ -40,9 +40,9 @@ CONTEXT_VARS = {
     "code_reviewer": ["task", "stage", "execution", "summary", "files"],
     "criteria_checker": ["task", "criteria", "stage_results", "files"],
     "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
-    "summary_agent": ["task", "mode", "run_status", "plan", "stage_results", "criteria", "files", "status"],
+    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files", "status"],
     "simple_coder": ["task", "data_profile", "earlier_attempts", "skills"],
-    "answer_validator": ["task", "execution", "summary", "files"],
+    "answer_validator": ["task", "asks", "execution", "summary", "stage_results", "criteria", "files"],
     "simple_summary": ["task", "mode", "run_status", "answer", "files", "status"],
 }
 
