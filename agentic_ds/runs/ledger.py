@@ -82,6 +82,7 @@ class UsageLedger:
     def preload(self, record: RunRecord) -> None:
         """Start from what earlier attempts of a resumed run booked (run.json's `ledger`; before it existed, the
         per-model `cost`, booked to one agent named `EARLIER`)."""
+        earlier: list[tuple[str, str, ModelUsage]]
         if record.ledger:
             earlier = [(e.agent, e.model, e) for e in record.ledger]
         else:
@@ -95,7 +96,7 @@ class UsageLedger:
     def into(self, record: RunRecord, wall_s: dict[str, float]) -> None:
         """run.json's `ledger`, `agents` (with each agent's wall time), `tokens` and `cost`, all from the entries."""
         record.ledger = [
-            LedgerEntry(agent=agent, model=model, **self._recorded(model, usage))
+            LedgerEntry(agent=agent, model=model, **self._recorded(model, usage).model_dump())
             for (agent, model), usage in sorted(self._entries.items())
         ]
         agents = self.by_agent()
@@ -109,14 +110,15 @@ class UsageLedger:
                                llm_calls=total.calls)
         record.cost = Cost(
             total_usd=round(total.usd, 6),
-            by_model={model: ModelUsage(**self._recorded(model, u)) for model, u in self.by_model().items()},
+            by_model={model: self._recorded(model, u) for model, u in self.by_model().items()},
             unpriced=self.unpriced,
         )
 
-    def _recorded(self, model: str, usage: Usage) -> dict[str, int | float | None]:
-        return {"calls": usage.calls, "input_tokens": usage.input_tokens, "cached_tokens": usage.cached_tokens,
-                "output_tokens": usage.output_tokens,
-                "usd": None if model in self._unpriced else round(usage.usd, 6)}
+    def _recorded(self, model: str, usage: Usage) -> ModelUsage:
+        """As run.json records it: `usd` None for a model with no known price."""
+        return ModelUsage(calls=usage.calls, input_tokens=usage.input_tokens, cached_tokens=usage.cached_tokens,
+                          output_tokens=usage.output_tokens,
+                          usd=None if model in self._unpriced else round(usage.usd, 6))
 
 
 def _sum(usages: Iterable[Usage]) -> Usage:

@@ -3,7 +3,8 @@
 Cached prompt tokens (read from the provider's prompt cache) cost the provider's cache-read price when it is
 known (LiteLLM's `cache_read_input_token_cost`, or `price_per_mtok.cached`); otherwise they cost as much as other
 input tokens, so a cost is never understated. The offline and scripted models and self-hosted providers (Ollama,
-LM Studio, llamafile) cost nothing; Claude Code reports its own cost. Any other model with no price is *unpriced*: its cost is unknown, not $0.
+LM Studio, llamafile) cost nothing; Claude Code reports its own cost. Any other model with no price is
+*unpriced*: its cost is unknown, not $0.
 """
 
 from __future__ import annotations
