@@ -165,7 +165,8 @@ class AgentUsage(Record):
     """One agent's model calls, tokens and wall time (run.json's `agents`)."""
 
     llm_calls: int = 0
-    input_tokens: int = 0
+    input_tokens: int = 0          # every prompt token, cached ones included
+    cached_tokens: int = 0         # of the input tokens, those read from the provider's prompt cache
     output_tokens: int = 0
     wall_s: float | None = None
 
@@ -175,17 +176,27 @@ class ModelUsage(Record):
 
     calls: int = 0
     input_tokens: int = 0
+    cached_tokens: int = 0
     output_tokens: int = 0
     usd: float | None = None
 
 
+class LedgerEntry(ModelUsage):
+    """One agent's usage of one model (run.json's `ledger`): what `agents`, `cost` and `tokens` are sums of."""
+
+    agent: str = ""
+    model: str = ""
+
+
 class Cost(Record):
-    total_usd: float | None = None
+    total_usd: float | None = None             # the priced models' cost; `unpriced` lists the others
     by_model: dict[str, ModelUsage] = Field(default_factory=dict)
+    unpriced: list[str] = Field(default_factory=list)
 
 
 class Tokens(Record):
     input: int = 0
+    cached: int = 0
     output: int = 0
     llm_calls: int = 0
 
@@ -271,6 +282,7 @@ class RunRecord(Record):
     inputs: list[str] = Field(default_factory=list)
     skipped_inputs: list[SkippedInput] = Field(default_factory=list)
     agents: dict[str, AgentUsage] = Field(default_factory=dict)
+    ledger: list[LedgerEntry] = Field(default_factory=list)  # usage per agent and model; the rest sums it
     cost: Cost = Field(default_factory=Cost)
     tokens: Tokens = Field(default_factory=Tokens)
     events: int = 0

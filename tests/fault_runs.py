@@ -49,6 +49,7 @@ def run_cli(
     context: dict[str, Any] | None = None,
     task: str = "Mean price by region",
     json_lines: bool = False,
+    extra: tuple[str, ...] = (),
 ) -> CliRun:
     data = tmp_path / "data"
     data.mkdir(exist_ok=True)
@@ -64,7 +65,7 @@ def run_cli(
     workdir = tmp_path / "runs"
     args = ["run", "--mode", mode, task, "--files", str(data), "--workdir", str(workdir), "--model", model,
             "--config", str(config_path)]
-    result = CliRunner().invoke(main, [*args, *(["--json"] if json_lines else [])], catch_exceptions=False)
+    result = CliRunner().invoke(main, [*args, *extra, *(["--json"] if json_lines else [])], catch_exceptions=False)
     (run_dir,) = list(workdir.iterdir())
     events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     report = run_dir / "report.md"

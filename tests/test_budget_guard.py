@@ -9,8 +9,11 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from agentic_ds import state
-from agentic_ds.config.settings import BudgetSettings
-from agentic_ds.context.budgets import BudgetGuard, litellm_cost
+from agentic_ds.config.settings import BudgetSettings, ModelOptions
+from agentic_ds.context.budgets import BudgetGuard
+from agentic_ds.runs.ledger import Usage, UsageLedger
+from agentic_ds.runs.pricing import Pricing
+from agentic_ds.runs.usage import UsagePlugin
 from agentic_ds.testing.scripted import ScriptedLlm, call, text
 
 
@@ -29,8 +32,12 @@ def build(script_len: int = 6, **usage):
     return root, coder, writer
 
 
+def guarded(settings: BudgetSettings | None = None, pricing: Pricing | None = None, **kwargs) -> BudgetGuard:
+    return BudgetGuard(settings, ledger=UsageLedger(pricing), **kwargs)
+
+
 async def run_app(root, guard):
-    app = App(name="budgets", root_agent=root, plugins=[guard])
+    app = App(name="budgets", root_agent=root, plugins=[UsagePlugin(guard.ledger), guard])
     runner = Runner(app=app, session_service=InMemorySessionService())
     session = await runner.session_service.create_session(app_name="budgets", user_id="u")
     message = types.Content(role="user", parts=[types.Part(text="go")])
@@ -41,7 +48,7 @@ async def run_app(root, guard):
 
 async def test_max_llm_calls_stops_the_run_with_status_incomplete():
     root, coder, writer = build()
-    guard = BudgetGuard(BudgetSettings(max_llm_calls=3))
+    guard = guarded(BudgetSettings(max_llm_calls=3))
     events, session = await run_app(root, guard)
     assert len(coder.requests) == 3 and len(writer.requests) == 0
     assert guard.exhausted == "max LLM calls (3) used"
@@ -49,13 +56,13 @@ async def test_max_llm_calls_stops_the_run_with_status_incomplete():
     assert session.state[state.STATUS_REASON] == "budget reached: max LLM calls (3) used"
     finals = [e.content.parts[0].text for e in events if e.is_final_response() and e.content]
     assert all("budget reached" in t for t in finals) and {e.author for e in events if e.is_final_response()} == {"coder", "writer"}
-    assert guard.usage_by_model() == {"scripted": {"calls": 3, "input_tokens": 300, "output_tokens": 30, "usd": 0.0}}
+    assert guard.ledger.by_model() == {"scripted": Usage(calls=3, input_tokens=300, output_tokens=30, usd=0.0)}
     assert guard.short_circuited == 2
 
 
 async def test_max_tokens_stops_after_the_call_that_crosses_it():
     root, coder, writer = build(prompt_tokens=1000, completion_tokens=100)
-    guard = BudgetGuard(BudgetSettings(max_tokens=2500))
+    guard = guarded(BudgetSettings(max_tokens=2500))
     _, session = await run_app(root, guard)
     assert len(coder.requests) == 3  # 1100, 2200, 3300 tokens: the third crosses
     assert guard.exhausted == "max tokens (2500) used: 3300"
@@ -64,11 +71,10 @@ async def test_max_tokens_stops_after_the_call_that_crosses_it():
 
 
 async def test_max_cost_uses_the_cost_function():
-    def fake_cost(model: str, input_tokens: int, output_tokens: int) -> float:
-        return 0.01 * input_tokens / 100 + 0.1 * output_tokens / 10  # 0.11 USD per scripted call
-
+    # $100 per million input tokens, $10,000 per million output tokens: 0.11 USD per scripted call (100 in, 10 out)
+    pricing = Pricing({"scripted": ModelOptions(price_per_mtok=[100, 10_000])})
     root, coder, writer = build()
-    guard = BudgetGuard(BudgetSettings(max_cost_usd=0.25), cost=fake_cost, allow_after_exhausted=frozenset({"writer"}))
+    guard = guarded(BudgetSettings(max_cost_usd=0.25), pricing, allow_after_exhausted=frozenset({"writer"}))
     events, session = await run_app(root, guard)
     assert len(coder.requests) == 3
     assert guard.exhausted.startswith("max cost ($0.25) used: $0.33")
@@ -81,7 +87,7 @@ async def test_max_cost_uses_the_cost_function():
 
 async def test_within_budget_nothing_changes():
     root, coder, writer = build(script_len=2)
-    guard = BudgetGuard(BudgetSettings(max_llm_calls=10, max_tokens=10**6, max_cost_usd=1.0))
+    guard = guarded(BudgetSettings(max_llm_calls=10, max_tokens=10**6, max_cost_usd=1.0))
     _, session = await run_app(root, guard)
     coder.assert_complete()
     writer.assert_complete()
@@ -94,13 +100,18 @@ async def test_missing_usage_is_estimated_from_the_request():
 
     bare = LlmResponse(content=types.Content(role="model", parts=[types.Part(text="an answer of several words")]))
     model = ScriptedLlm(name="m", script=[bare])
-    guard = BudgetGuard()
+    guard = guarded()
     await run_app(LlmAgent(name="solo", model=model, instruction="You analyse sales data."), guard)
-    usage = guard.usage_by_model()["scripted"]
-    assert usage["input_tokens"] > 5 and usage["output_tokens"] >= 4
+    usage = guard.ledger.by_model()["scripted"]
+    assert usage.input_tokens > 5 and usage.output_tokens >= 4 and usage.calls == 1
 
 
-def test_litellm_cost_is_zero_for_offline_and_priced_for_known_models():
-    assert litellm_cost("offline", 1000, 1000) == 0.0
-    assert litellm_cost("scripted", 1000, 1000) == 0.0
-    assert litellm_cost("anthropic/claude-sonnet-4-5", 1000, 500) > 0.001
+def test_prices_are_zero_for_offline_and_known_for_litellm_models_with_cached_tokens_cheaper():
+    pricing = Pricing()
+    assert pricing.price("offline").usd(1000, 0, 1000) == 0.0
+    assert pricing.price("scripted").usd(1000, 0, 1000) == 0.0
+    claude = pricing.price("anthropic/claude-sonnet-4-5")
+    assert claude.usd(1000, 0, 500) > 0.001
+    # the same prompt read from the provider's cache costs less (LiteLLM's cache-read price)
+    assert claude.usd(1000, 800, 500) < claude.usd(1000, 0, 500)
+    assert pricing.price("openai/my-local-thing") is None

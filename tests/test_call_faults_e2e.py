@@ -26,6 +26,7 @@ from agentic_ds.testing.fault_server import (
     unused_port,
 )
 from tests.fault_runs import assert_consistent, run_cli
+from tests.ledger_checks import assert_one_ledger
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -182,6 +183,8 @@ def test_a_bad_reply_goes_back_to_the_model_and_the_run_still_completes(tmp_path
     said = [event.get("text", "") for event in run.events if event.get("author") == agent]
     assert any(evidence in text for text in said), said
     assert run.calls["failures"] == 0 and run.calls["retries"] == 0
+    # the bad reply was an answered call like any other: run.json, the calls block and the report agree on it
+    assert_one_ledger(run.record, run.report_md, policy_calls=True)
     # The answer rests on the files the code wrote, not on the bad reply.
     assert "11.20" in run.record["final_answer"]["answer"]
 

@@ -20,8 +20,8 @@ def test_appendix_records_status_stages_criteria_artifacts_and_cost(tmp_path):
     assert "- Figures (2): `figures/01-load-and-audit-001.png`, `figures/02-compare-regions-001.png`" in text
     assert "- Outputs (1): `outputs/region_means.csv`" in text
     assert "- Notebook: `analysis.ipynb`\n" in text
-    assert "| `openai/gpt-4.1-mini` | 2 | 5,000 | 700 | $0.0123 |" in text
-    assert "| **Total** | 12 | 27,800 | 4,220 | **$0.0123** |" in text
+    assert "| `openai/gpt-4.1-mini` | 2 | 5,000 | 0 | 700 | $0.0123 |" in text
+    assert "| **Total** | 12 | 27,800 | 0 | 4,220 | **$0.0123** |" in text
     assert "Wall time: 1 min 12 s." in text
     assert "Gaps in the run directory" not in text
 

@@ -30,7 +30,7 @@ ROUND1 = Path(__file__).parent / "data" / "round1_run_json"   # run.json files w
 RUN_JSON_KEYS = {"id", "task", "mode", "status", "reason", "started_at", "ended_at", "wall_s", "version", "models",
                  "models_reason", "isolation", "inputs", "agents", "cost", "tokens", "events", "context", "stages",
                  "criteria", "warnings", "final_answer"}
-ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls"}   # this round's: skipped inputs, resume, model calls
+ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger"}   # this round's: skipped inputs, resume, calls, usage
 
 
 @pytest.mark.parametrize("name", ["orchestrated.json", "simple.json"])
@@ -47,10 +47,14 @@ def test_a_run_json_of_the_previous_writer_reads_whole_and_keeps_its_keys(tmp_pa
     assert set(again) == RUN_JSON_KEYS | ADDED_KEYS and set(data) == RUN_JSON_KEYS   # every key kept
     assert again["settings"] == {} and again["attempts"] == [] and again["skipped_inputs"] == []
     assert again["calls"] is None   # not recorded by that writer: the reports say nothing about calls
-    assert again["stages"] == data["stages"] and again["cost"] == data["cost"]
+    assert again["stages"] == data["stages"]
     # Fields added since (a criterion's asks, the answer's checks) come with their defaults; nothing is lost.
     assert all(new.items() >= old.items() for new, old in zip(again["criteria"], data["criteria"], strict=True))
     assert (again["final_answer"] or {}).items() >= (data["final_answer"] or {}).items()
+    # cost keeps every figure; it gains the cached tokens (none recorded: 0) and the unpriced models (none)
+    assert again["cost"]["total_usd"] == data["cost"]["total_usd"] and again["cost"]["unpriced"] == []
+    for model, usage in data["cost"]["by_model"].items():
+        assert again["cost"]["by_model"][model] == {**usage, "cached_tokens": 0}
 
 
 def test_run_json_lists_where_each_stage_got_to_not_its_texts(tmp_path):

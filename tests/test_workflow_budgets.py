@@ -36,15 +36,11 @@ async def test_budget_stops_the_run_with_an_honest_status_and_a_report(tmp_path,
     assert (run / "report.html").is_file()
 
 
-async def test_cost_budget_uses_the_model_prices(tmp_path, monkeypatch):
+async def test_cost_budget_uses_the_model_prices(tmp_path):
     """A priced model (fake price: $0.01 per 1k tokens) hits --max-cost; the offline/scripted ones cost 0."""
-    import agentic_ds.context.budgets as budgets
-
-    monkeypatch.setattr(budgets, "litellm_cost", lambda model, i, o: (i + o) * 1e-5)
     csv = write_sales(tmp_path / "data")
-    outcome, _ = await run_scripted(
-        tmp_path, TASK, [csv], happy_scripts(), settings=Settings(budgets={"max_cost_usd": 0.005})
-    )
+    settings = Settings(budgets={"max_cost_usd": 0.005}, model_options={"scripted": {"price_per_mtok": [10, 10]}})
+    outcome, _ = await run_scripted(tmp_path, TASK, [csv], happy_scripts(), settings=settings)
     assert outcome.status == "incomplete"
     assert "max cost ($0.01)" in outcome.reason or "max cost" in outcome.reason
     record = json.loads((outcome.workspace.root / "run.json").read_text())

@@ -41,6 +41,14 @@ def status_line(status: str, reason: str | None) -> str:
     return f"status: {status}" + (f" - {reason}" if reason else "")
 
 
+def unpriced_note(unpriced: list[str] | tuple[str, ...]) -> str:
+    """`; price unknown for M: its cost is not counted ...`: said on the run's first line."""
+    if not unpriced:
+        return ""
+    return (f"; price unknown for {', '.join(unpriced)}: its cost is not counted and --max-cost cannot apply "
+            f"(set model_options.{unpriced[0]}.price_per_mtok)")
+
+
 def _short(text: Any, limit: int = _TEXT_LIMIT) -> str:
     flat = " ".join(str(text or "").split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -62,8 +70,8 @@ class PlainRenderer:
             # `agentic-ds run ... | head`: the reader left; the run itself must go on and finish its record.
             self.reader_gone = True
 
-    def models(self, models: RoleModels) -> None:
-        self.line(f"models: {models.describe()}")
+    def models(self, models: RoleModels, unpriced: list[str] | tuple[str, ...] = ()) -> None:
+        self.line(f"models: {models.describe()}{unpriced_note(unpriced)}")
 
     def run_started(self, run_dir: Path, inputs: list[str]) -> None:
         shown = ", ".join(inputs[:5]) + (f" and {len(inputs) - 5} more" if len(inputs) > 5 else "")
@@ -114,7 +122,7 @@ class PlainRenderer:
 class QuietRenderer(PlainRenderer):
     """Only the final lines: run directory, report, status."""
 
-    def models(self, models: RoleModels) -> None:
+    def models(self, models: RoleModels, unpriced: list[str] | tuple[str, ...] = ()) -> None:
         pass
 
     def run_started(self, run_dir: Path, inputs: list[str]) -> None:
@@ -130,12 +138,13 @@ class JsonRenderer(PlainRenderer):
     def emit(self, obj: dict[str, Any]) -> None:
         self.line(json.dumps(obj, default=str, ensure_ascii=False))
 
-    def models(self, models: RoleModels) -> None:
+    def models(self, models: RoleModels, unpriced: list[str] | tuple[str, ...] = ()) -> None:
         self.emit(
             {
                 "kind": "models",
                 "models": {role: choice.spec for role, choice in models.choices.items()},
                 "reason": models.reason,
+                "unpriced": list(unpriced),
             }
         )
 

@@ -58,6 +58,7 @@ def _resume(options: ResumeOptions, stop: StopSignals) -> int:
     from agentic_ds.config.models import export_dotenv_credentials
     from agentic_ds.report.listing import find_run
     from agentic_ds.runs import run_lock
+    from agentic_ds.runs.pricing import unpriced_models
     from agentic_ds.workflow.resume import find_resume_point
     from agentic_ds.workflow.runner import RunRequest
     from agentic_ds.workspace import Workspace
@@ -70,9 +71,10 @@ def _resume(options: ResumeOptions, stop: StopSignals) -> int:
         models = resumed_models(point.record, settings)
         check_sandbox(settings.sandbox.mode, models.choices["coder"])
         check_bundled()
+        unpriced = unpriced_models(models, settings)
         mode = point.record.mode
         renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=mode)  # type: ignore[arg-type]
-        renderer.models(models)
+        renderer.models(models, unpriced)
         workspace = Workspace(root)
         renderer.run_started(workspace.root, point.record.inputs)
         export_dotenv_credentials()

@@ -101,6 +101,7 @@ def _run(options: RunOptions, stop: StopSignals) -> int:
     from agentic_ds.config.models import export_dotenv_credentials, parse_model_flags, resolve_models
     from agentic_ds.config.settings import load_settings
     from agentic_ds.runs.input_check import check_inputs, refused_inputs
+    from agentic_ds.runs.pricing import unpriced_models
     from agentic_ds.runs.workdir import copy_inputs, create_run_dir, validate_inputs
 
     task = read_task(options.task)
@@ -116,9 +117,10 @@ def _run(options: RunOptions, stop: StopSignals) -> int:
     check_inputs(planned)
     check_sandbox(settings.sandbox.mode, models.choices["coder"])
     check_bundled()
+    unpriced = unpriced_models(models, settings)
 
     renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
-    renderer.models(models)
+    renderer.models(models, unpriced)
     workspace = create_run_dir(settings.workdir, task)
     inputs = copy_inputs(paths, workspace)
     renderer.run_started(workspace.root, inputs)

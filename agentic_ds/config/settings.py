@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agentic_ds.errors import ConfigError
@@ -32,6 +32,25 @@ class ModelsConfig(_Section):
     coder: str | None = None
     summarizer: str | None = None
     compactor: str | None = None
+
+
+class PricePerMtok(_Section):
+    """USD per million tokens, for a model LiteLLM has no price for: `[input, output]` or `{input, output, cached}`.
+
+    `cached` (prompt tokens read from the provider's cache) left out: they cost as much as other input tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cached: float | None = Field(None, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _pair(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            if len(value) != 2:
+                raise ValueError("price_per_mtok is [input, output] (USD per million tokens)")
+            return {"input": value[0], "output": value[1]}
+        return value
 
 
 class ModelOptions(_Section):
@@ -58,6 +77,9 @@ class ModelOptions(_Section):
         "auto", description="message content as a list of parts, or one plain string"
     )
     max_output_tokens: int | None = Field(None, ge=16, description="max_tokens sent with every request")
+    price_per_mtok: PricePerMtok | None = Field(
+        None, description="USD per million tokens [input, output], for a model LiteLLM has no price for"
+    )
     extra: dict[str, Any] = Field(default_factory=dict, description="passed to litellm as keyword arguments")
 
 

@@ -36,7 +36,7 @@ DEFAULT_BUDGET_TOKENS = 32_000        # prompt budget when neither budget_tokens
 SUMMARY_CHARS_PER_BUDGET_TOKEN = 0.5
 SUMMARY_CHARS_RANGE = (1000, 8000)
 SUMMARY_HEADER = "Summary of earlier work (older events were compacted):"
-UsageCallback = Callable[[str, int, int], None]
+UsageCallback = Callable[[str, types.GenerateContentResponseUsageMetadata | None], None]
 
 COMPACTOR_PROMPT = (
     "You compress the history of a data-analysis agent so it can continue its work with a smaller context.\n"
@@ -68,7 +68,7 @@ def build_compaction_config(
     *,
     on_usage: UsageCallback | None = None,
 ) -> EventsCompactionConfig | None:
-    """The App's compaction config (None when compaction is off). `on_usage(model, in, out)` meters the compactor."""
+    """The App's compaction config (None when compaction is off). `on_usage(model, usage)` books each summary."""
     if not settings.compaction:
         return None
     budget = prompt_budget(settings, window)
@@ -104,9 +104,8 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
         event = await super().maybe_summarize_events(events=events)
         if event is not None:
             self.summaries += 1
-            usage = event.usage_metadata
-            if self._on_usage and usage is not None:
-                self._on_usage(self.model_name, usage.prompt_token_count or 0, usage.candidates_token_count or 0)
+            if self._on_usage:
+                self._on_usage(self.model_name, event.usage_metadata)
         return event
 
 

@@ -78,11 +78,7 @@ def _context(view: RunView) -> dict[str, Any]:
         "extra_figures": [_figure(f, view.root) for f in view.extra_figures],
         "caveats": _caveats(view),
         "figure_count": len(view.all_figures),
-        "totals": {
-            "calls": sum(c.calls for c in view.cost.by_model.values()),
-            "input_tokens": sum(c.input_tokens for c in view.cost.by_model.values()),
-            "output_tokens": sum(c.output_tokens for c in view.cost.by_model.values()),
-        },
+        "totals": view.usage_totals,
     }
 
 

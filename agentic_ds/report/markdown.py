@@ -156,16 +156,18 @@ def _cost_lines(view: RunView) -> list[str]:
     lines: list[str] = []
     by_model = view.cost.by_model
     if by_model:
-        lines += ["| Model | Calls | Input tokens | Output tokens | Cost |", "|---|--:|--:|--:|--:|"]
+        lines += ["| Model | Calls | Input tokens | of them cached | Output tokens | Cost |",
+                  "|---|--:|--:|--:|--:|--:|"]
         for model, c in by_model.items():
             lines.append(f"| `{model}` | {fmt.count(c.calls)} | {fmt.count(c.input_tokens)} | "
-                         f"{fmt.count(c.output_tokens)} | {fmt.usd(c.usd)} |")
-        calls = sum(c.calls for c in by_model.values())
-        tokens_in = sum(c.input_tokens for c in by_model.values())
-        tokens_out = sum(c.output_tokens for c in by_model.values())
-        lines.append(f"| **Total** | {fmt.count(calls)} | {fmt.count(tokens_in)} | {fmt.count(tokens_out)} | "
-                     f"**{fmt.usd(view.total_usd)}** |")
+                         f"{fmt.count(c.cached_tokens)} | {fmt.count(c.output_tokens)} | {fmt.usd(c.usd)} |")
+        total = view.usage_totals
+        lines.append(f"| **Total** | {fmt.count(total.calls)} | {fmt.count(total.input_tokens)} | "
+                     f"{fmt.count(total.cached_tokens)} | {fmt.count(total.output_tokens)} | "
+                     f"**{fmt.usd(total.usd)}** |")
         lines.append("")
+        if view.unpriced_note:
+            lines += [_inline(view.unpriced_note), ""]
     else:
         lines += ["No model usage was recorded.", ""]
     lines.append(f"Wall time: {fmt.duration(view.wall_s)}.")

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import ConfigDict, Field
 
 from agentic_ds.report.tables import TableView
-from agentic_ds.schema import RunRecord, StageRecord, StageStatus
+from agentic_ds.schema import ModelUsage, RunRecord, StageRecord, StageStatus
 
 REPORT_FILES = ("report.md", "report.html")
 
@@ -83,7 +83,23 @@ class RunView(RunRecord):
 
     @property
     def total_tokens(self) -> int:
-        return sum(usage.input_tokens + usage.output_tokens for usage in self.cost.by_model.values())
+        return self.usage_totals.input_tokens + self.usage_totals.output_tokens
+
+    @property
+    def usage_totals(self) -> ModelUsage:
+        """Calls and tokens over every model (run.json's `cost.by_model`; its `usd` is `total_usd`)."""
+        models = self.cost.by_model.values()
+        return ModelUsage(calls=sum(u.calls for u in models), input_tokens=sum(u.input_tokens for u in models),
+                          cached_tokens=sum(u.cached_tokens for u in models),
+                          output_tokens=sum(u.output_tokens for u in models), usd=self.total_usd)
+
+    @property
+    def unpriced_note(self) -> str:
+        """What the total leaves out: the models whose price is unknown."""
+        if not self.cost.unpriced:
+            return ""
+        return (f"No price is known for {', '.join(self.cost.unpriced)}: the total counts only the other models "
+                f"(set model_options.{self.cost.unpriced[0]}.price_per_mtok to price it).")
 
     @property
     def all_figures(self) -> list[FigureRef]:

@@ -9,7 +9,8 @@ model (`OfflineBrain`), so a whole analysis runs against it. Steps script what p
 or without Retry-After, 500, 503, 401, 404, 400...), `Hang`, `Malformed`, `Empty`, `Length`, `Huge`,
 `SchemaInvalid`, `UnknownTool`, `BadToolArgs`, `Reply`. `rejects` makes it refuse what llama.cpp's server refuses
 (`LLAMA_CPP_REJECTS`). It is bounded: requests are counted and capped, a hang lasts at most `max_hang_s`, bodies are
-size-limited, and `close()` releases everything. Connection refused needs no server: `unused_port()`.
+size-limited, and `close()` releases everything. `cached_tokens` makes every reply report that many cached prompt
+tokens, as OpenAI reports prompt caching. Connection refused needs no server: `unused_port()`.
 """
 
 from __future__ import annotations
@@ -196,8 +197,10 @@ class FaultServer:
         rejects: frozenset[str] = frozenset(),
         max_requests: int = 2000,
         max_hang_s: float = 30.0,
+        cached_tokens: int = 0,
     ) -> None:
         self.rules = list(rules or [])
+        self.cached_tokens = cached_tokens   # prompt tokens every reply says were read from a prompt cache
         self.rejects = rejects
         self.max_requests = max_requests
         self.max_hang_s = max_hang_s
@@ -259,6 +262,9 @@ class FaultServer:
             "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
             "usage": {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]},
         }
+        if self.cached_tokens:   # as OpenAI reports prompt caching
+            cached = min(self.cached_tokens, usage["prompt_tokens"])
+            document["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
         return Answer(200, json.dumps(document).encode(), kind=kind)
 
     def _rejection(self, body: dict[str, Any]) -> str | None:

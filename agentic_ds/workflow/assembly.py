@@ -100,7 +100,7 @@ def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms)
     return models
 
 
-def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -> tuple[list[Any], Any]:
+def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any], ledger: Any) -> tuple[list[Any], Any]:
     """Budget, loop and compaction guards, in the order they must run."""
     from agentic_ds.context import budgets
     from agentic_ds.context.compaction import build_compaction_config
@@ -109,11 +109,11 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -
 
     settings = request.settings
     after_budget = frozenset(name for name, entry in AGENTS.items() if entry.after_budget)
-    budget = budgets.BudgetGuard(settings.budgets, cost=budgets.litellm_cost, allow_after_exhausted=after_budget)
+    budget = budgets.BudgetGuard(settings.budgets, ledger=ledger, allow_after_exhausted=after_budget)
     loops = LoopGuard(repeats=settings.context.loop_repeats)
     window = _prompt_window(request)
     compactor = overrides.get("compactor") or llms.get("compactor")
-    compaction = build_compaction_config(settings.context, compactor, window, on_usage=budget.record)
+    compaction = build_compaction_config(settings.context, compactor, window, on_usage=ledger.book_summary)
     plugins: list[Any] = [budget, loops]
     if compaction is not None:
         # The guard alone compacts (the App gets no config): ADK's own trigger summarizes the whole session
@@ -125,6 +125,8 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any]) -
 def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     from google.adk.apps.app import App
 
+    from agentic_ds.runs.ledger import UsageLedger
+    from agentic_ds.runs.pricing import Pricing
     from agentic_ds.runs.usage import UsagePlugin
     from agentic_ds.sandbox.runner import CodeRunner
     from agentic_ds.skills import SkillLibrary, default_skills_dir
@@ -157,8 +159,9 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         coder_factory=coder_factory,
     )
     root = build_tree(services, request.mode)
-    guards, budget = _context_plugins(request, llms, overrides)
-    usage = UsagePlugin(budget)
+    ledger = UsageLedger(Pricing(settings.model_options))
+    guards, budget = _context_plugins(request, llms, overrides, ledger)
+    usage = UsagePlugin(ledger)   # first: every guard reads the ledger it books into
     # The per-call part of each prompt goes in before the compaction guard counts and compacts the request.
     compaction = [g for g in guards if g.name == "compaction_guard"]
     others = [g for g in guards if g.name != "compaction_guard"]

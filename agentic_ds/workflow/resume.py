@@ -73,7 +73,7 @@ class ResumePoint:
     def carry_usage(self, assembled: Any) -> None:
         """The run's usage so far counts: per agent, and against the budget."""
         assembled.usage.preload(self.record.agents)
-        assembled.budget.preload(self.record.cost.by_model)
+        assembled.usage.ledger.preload(self.record)
 
     def notice(self) -> str:
         """The line events.jsonl and the progress display get: what is kept and what runs again."""

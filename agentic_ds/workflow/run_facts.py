@@ -15,7 +15,6 @@ from agentic_ds.config.secrets import settings_record
 from agentic_ds.schema import (
     Attempt,
     CallsSummary,
-    Cost,
     ModelCallsSummary,
     RunRecord,
     RunStatus,
@@ -52,10 +51,7 @@ def new_record(request: RunRequest) -> RunRecord:
 
 def usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
     """The run's model usage, context and call records so far, with what earlier attempts recorded."""
-    record.agents = assembled.usage.agents_record()
-    record.tokens = assembled.usage.totals()
-    by_model = assembled.budget.usage_by_model()
-    record.cost = Cost.model_validate({"total_usd": round(assembled.budget.usd, 6), "by_model": by_model})
+    assembled.usage.ledger.into(record, assembled.usage.wall_s)
     resume = request.resume
     record.context = context_with_earlier(resume.context_before if resume else {}, assembled.context_json())
     record.calls = calls_with_earlier(resume.calls_before if resume else None, assembled.calls.summary())
