@@ -78,7 +78,7 @@ def test_the_resumed_run_s_cost_adds_the_earlier_attempt_s(tmp_path):
         config = {"model_options": {LOCAL: {"api_base": server.url, **price}}, "calls": FAST_CALLS}
         (tmp_path / "agentic-ds.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
         result = CliRunner().invoke(main, ["resume", str(first.run_dir), "--config", str(tmp_path / "agentic-ds.yaml"),
-                                           "--max-cost", "100"], catch_exceptions=False)
+                                           "--max-cost", "1000"], catch_exceptions=False)
     record = json.loads((first.run_dir / "run.json").read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.stdout + result.stderr
     assert record["status"] in ("completed", "completed_with_warnings"), record["reason"]
