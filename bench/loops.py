@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import record_section  # noqa: E402
 from agentic_ds.context.loop_detector import LoopDetector, LoopKind, find_repeated_passage  # noqa: E402
+from bench.record import record_section  # noqa: E402
 
 Step = tuple  # ("text", str) | ("call", name, args) | ("result", name, error_or_None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
@@ -32,7 +32,7 @@ def test_retry_after_wins_over_backoff_up_to_the_cap():
 
 
 def test_retry_after_reads_seconds_http_dates_and_milliseconds():
-    now = datetime(2026, 11, 24, 12, 0, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 24, 12, 0, 0, tzinfo=UTC)
     assert retry_after_seconds({"retry-after": "12"}) == 12
     assert retry_after_seconds({"Retry-After": format_datetime(now + timedelta(seconds=90), usegmt=True)}, now) == 90
     assert retry_after_seconds({"retry-after": format_datetime(now - timedelta(seconds=5), usegmt=True)}, now) == 0
@@ -91,7 +91,7 @@ def test_litellm_errors_are_classified_by_status(name, status, message, kind, re
 def test_timeouts_and_refused_connections_are_retryable():
     import litellm
 
-    assert classify(asyncio.TimeoutError()).kind == "timeout"
+    assert classify(TimeoutError()).kind == "timeout"
     assert classify(litellm.Timeout(message="timed out", model="m", llm_provider="openai")).kind == "timeout"
     refused = ConnectionRefusedError(111, "Connection refused")
     try:

@@ -105,7 +105,7 @@ def test_cyrillic_windows_text_is_read_as_cp1251(tmp_path: Path) -> None:
     [
         (b"a,b\n1,2\n", True, "utf-8"),
         ("a,b\nM\u00fcnchen,2\n".encode()[:-1], False, "utf-8"),  # a sample may stop mid-character
-        ("Zürich".encode("utf-8")[:2], False, "utf-8"),
+        ("Zürich".encode()[:2], False, "utf-8"),
         (codecs.BOM_UTF32_LE + "a,b\n".encode("utf-32-le"), True, "utf-32"),
         ("a,b\nM\u00fcnchen\n".encode("latin-1"), True, "latin-1"),
     ],

@@ -13,7 +13,8 @@ from nbclient import NotebookClient
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.errors import RunFailed, UsageError
-from agentic_ds.sandbox import CodeRunner, isolation, runner as runner_module
+from agentic_ds.sandbox import CodeRunner, isolation
+from agentic_ds.sandbox import runner as runner_module
 from agentic_ds.sandbox.capture import BoundedText, CellResult
 from agentic_ds.workspace import Workspace
 

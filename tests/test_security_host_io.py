@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+from sandbox_attack_kit import digest, make_run_dir
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.report.writer import write_reports
@@ -20,7 +21,6 @@ from agentic_ds.sandbox import CodeRunner
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workspace import Workspace
-from sandbox_attack_kit import digest, make_run_dir
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 

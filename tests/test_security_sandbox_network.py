@@ -6,7 +6,6 @@ import os
 import socket
 
 import psutil
-
 from sandbox_attack_kit import MARKS, accepted_nothing, outside, sandbox, tcp_listener  # noqa: F401 - fixtures
 
 pytestmark = MARKS
@@ -35,7 +34,7 @@ async def test_security_udp_to_a_host_listener_delivers_nothing(sandbox):
         await sandbox.run(f"import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(20):\n    s.sendto(b'leak', ('127.0.0.1', {port}))")
         try:
             data = receiver.recv(100)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             data = b""
     finally:
         receiver.close()
@@ -54,7 +53,7 @@ async def test_security_dns_lookups_fail_and_reach_no_host_resolver(sandbox):
         )
         try:
             query = resolver.recv(512)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             query = b""
     finally:
         resolver.close()

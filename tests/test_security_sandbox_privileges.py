@@ -12,13 +12,20 @@ from pathlib import Path
 
 import psutil
 import pytest
+from sandbox_attack_kit import (  # noqa: F401 - fixtures
+    MARKS,
+    RECORDS,
+    SETTINGS,
+    c_call,
+    make_run_dir,
+    outside,
+    sandbox,
+    snapshot_records,
+)
 
 from agentic_ds.sandbox import CodeRunner
 from agentic_ds.sandbox.user import SandboxUser
 from agentic_ds.workspace import Workspace
-from sandbox_attack_kit import (  # noqa: F401 - fixtures
-    MARKS, RECORDS, SETTINGS, c_call, make_run_dir, outside, sandbox, snapshot_records,
-)
 
 pytestmark = MARKS
 

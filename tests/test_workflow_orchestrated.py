@@ -8,7 +8,17 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from agentic_ds.testing.harness import run_scripted
 from agentic_ds.testing.scripted import as_json, call, text
-from tests.workflow_scripts import BROKEN_CODE, MEANS_CODE, PARSED, approve, criteria, decide, happy_scripts, no_change, write_sales
+from tests.workflow_scripts import (
+    BROKEN_CODE,
+    MEANS_CODE,
+    PARSED,
+    approve,
+    criteria,
+    decide,
+    happy_scripts,
+    no_change,
+    write_sales,
+)
 
 ALL_AGENTS = {
     "file_analyzer", "plan_maker", "plan_reviewer", "plan_confirmation", "plan_parser", "stage_orchestrator",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -96,8 +96,8 @@ def _start_key(run: RunSummary) -> datetime:
             moment = None
     if moment is None:
         try:
-            return datetime.fromtimestamp(run.path.stat().st_mtime, tz=timezone.utc)
+            return datetime.fromtimestamp(run.path.stat().st_mtime, tz=UTC)
         except OSError:
-            return datetime.min.replace(tzinfo=timezone.utc)
+            return datetime.min.replace(tzinfo=UTC)
     # Naive times (directory names, local clocks) are compared as if UTC: ordering only.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

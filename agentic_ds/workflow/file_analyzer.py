@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from pathlib import Path
 from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
@@ -17,8 +16,8 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import write_json
 from agentic_ds.errors import InputError
+from agentic_ds.runs.safe_files import write_json
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workspace import Workspace
 

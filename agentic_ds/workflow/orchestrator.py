@@ -16,8 +16,8 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import walk, write_atomic, write_json
 from agentic_ds.adk_private import replace_session_events
+from agentic_ds.runs.safe_files import walk, write_atomic, write_json
 from agentic_ds.schema import (
     StageRecord,
     StageResult,

@@ -8,8 +8,8 @@ from typing import Any
 from google.adk.agents import InvocationContext, LlmAgent
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.agent_table import Mode
+from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.schema import PlanFile, PlannedStage, RunStatus, criteria_out, stages_out
 from agentic_ds.state import ParsedPlan
 from agentic_ds.workflow import plan_state

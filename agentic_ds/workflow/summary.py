@@ -8,8 +8,8 @@ from typing import Any
 from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.agent_table import Mode
+from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.schema import RunStatus, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
