@@ -90,7 +90,8 @@ def model_kind(spec: str) -> ModelKind:
             return "litellm"
         raise ConfigError(
             f"unknown model provider '{provider}' in '{spec}'",
-            hint=f"use a LiteLLM provider prefix such as openai/, anthropic/, ollama_chat/; model strings are {MODEL_FORMS}",
+            hint=f"use a LiteLLM provider prefix such as openai/, anthropic/, ollama_chat/; model strings are "
+                 f"{MODEL_FORMS}",
         )
     raise ConfigError(f"unknown model string '{spec}'", hint=f"model strings are {MODEL_FORMS}")
 

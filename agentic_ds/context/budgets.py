@@ -135,7 +135,9 @@ class BudgetGuard(BasePlugin):
             self._status_written = True
 
     # -- ADK hooks ---------------------------------------------------------------------------------
-    async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         agent = callback_context.agent_name
         if self.exhausted and agent not in self.allow_after_exhausted:
             self._write_status(callback_context)
@@ -147,7 +149,9 @@ class BudgetGuard(BasePlugin):
         self._in_flight[agent] = (model, llm_request)
         return None
 
-    async def after_model_callback(self, *, callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
+    async def after_model_callback(
+        self, *, callback_context: CallbackContext, llm_response: LlmResponse
+    ) -> LlmResponse | None:
         if llm_response.partial:
             return None
         agent = callback_context.agent_name
@@ -157,7 +161,9 @@ class BudgetGuard(BasePlugin):
             input_tokens, output_tokens = usage.prompt_token_count, usage.candidates_token_count or 0
         else:
             input_tokens = count_tokens(model, request) if request is not None else 0
-            output_text = "".join(p.text or "" for p in (llm_response.content.parts or [])) if llm_response.content else ""
+            output_text = (
+                "".join(p.text or "" for p in (llm_response.content.parts or [])) if llm_response.content else ""
+            )
             output_tokens = count_tokens(model, output_text) if output_text else 0
         self.record(model, input_tokens, output_tokens)
         self._write_status(callback_context)

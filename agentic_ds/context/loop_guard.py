@@ -85,7 +85,9 @@ def _never_raise(hook: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T
 class LoopGuard(BasePlugin):
     """Detects loops per agent; first asks for divergence, then ends the agent's turn."""
 
-    def __init__(self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, name: str = "loop_guard") -> None:
+    def __init__(
+        self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, name: str = "loop_guard"
+    ) -> None:
         super().__init__(name=name)
         self.repeats = repeats
         self.min_chars = min_chars
@@ -124,7 +126,9 @@ class LoopGuard(BasePlugin):
 
     # -- ADK hooks ---------------------------------------------------------------------------------
     @_never_raise
-    async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         agent = callback_context.agent_name
         watch = self._watch(agent)
         if watch.stop_signal is not None:
@@ -135,7 +139,9 @@ class LoopGuard(BasePlugin):
         return None
 
     @_never_raise
-    async def after_model_callback(self, *, callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
+    async def after_model_callback(
+        self, *, callback_context: CallbackContext, llm_response: LlmResponse
+    ) -> LlmResponse | None:
         agent = callback_context.agent_name
         watch = self._watch(agent)
         detector = watch.detector

@@ -166,7 +166,11 @@ class AskReader:
         return anywhere.column if anywhere else ""
 
     def columns_for(self, position: int, sentence: int, count: int, exclude: tuple[str, ...] = ()) -> list[str]:
-        here = [m for m in self.by_sentence.get(sentence, []) if m.column not in exclude and self.kinds.get(m.column) == "numeric"]
+        here = [
+            m
+            for m in self.by_sentence.get(sentence, [])
+            if m.column not in exclude and self.kinds.get(m.column) == "numeric"
+        ]
         ordered = [m for m in here if m.start > position] + [m for m in here if m.start <= position]
         names = list(dict.fromkeys(m.column for m in ordered))
         if len(names) < count:
@@ -236,7 +240,9 @@ class AskReader:
         return hits
 
     def _which_sentences(self) -> set[int]:
-        found = {self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken}
+        found = {
+            self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken
+        }
         return set(sorted(found)[:MAX_HITS])
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
@@ -263,7 +269,14 @@ class AskReader:
             return plain
         per = self.group_phrase(sentence)
         for ask in plain:
-            if per and per != ask.column and ask.stat not in ("count",) or per and ask.stat == "count" and not ask.column:
+            if (
+                per
+                and per != ask.column
+                and ask.stat not in ("count",)
+                or per
+                and ask.stat == "count"
+                and not ask.column
+            ):
                 ask.group = per
         return plain
 
@@ -280,7 +293,10 @@ class AskReader:
         return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
 
     def _count(self, hit: Hit, sentence: int) -> Ask:
-        """"how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels, else rows."""
+        """Count rows unless the question says otherwise.
+
+        "how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels.
+        """
         after = hit.position + 2 if self.tokens[hit.position].low in ("how", "number") else hit.position + 1
         word = self.tokens[after].low if after < len(self.tokens) else ""
         if word in ("distinct", "unique", "different"):
@@ -290,8 +306,12 @@ class AskReader:
             column = self.column_for(after, sentence, self.suits("missing"))
             return Ask("missing", column, position=hit.position, sentence=sentence)
         head = next((m for m in self.by_sentence.get(sentence, []) if m.start == after), None)
-        if head is not None and self.kinds.get(head.column) in ("categorical", "text") \
-                and self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns:
+        if (
+            head is not None
+            and self.kinds.get(head.column) in ("categorical", "text")
+            and self.tokens[after].low != self.tokens[after].word
+            and self.tokens[after].low not in self.plural_nouns
+        ):
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)
 
@@ -302,7 +322,9 @@ class AskReader:
             columns = self.columns_for(hit.position, sentence, 2)
             if len(columns) < 2:
                 return None
-            return Ask(method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence)
+            return Ask(
+                method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence
+            )
         if hit.stat == "normality":
             test = c.method(*TESTS) or "shapiro"
             return Ask(test, self.column_for(hit.position, sentence, self.suits(test)), params={"alpha": c.alpha},
@@ -323,13 +345,19 @@ class AskReader:
         c = self.constraints
         column = self.column_for(hit.position, sentence, self.suits("outliers"))
         if c.z_threshold is not None and c.iqr_factor is None:
-            return Ask("outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence)
-        return Ask("outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position, sentence=sentence)
+            return Ask(
+                "outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence
+            )
+        return Ask(
+            "outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position, sentence=sentence
+        )
 
     def _default_extreme(self, at: int, sentence: int, group: str) -> Ask:
         """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean."""
         column = self.column_for(at, sentence, self.suits("mean"), (group,))
-        named_after = any(m.start > at and self.kinds.get(m.column) == "numeric" for m in self.by_sentence.get(sentence, []))
+        named_after = any(
+            m.start > at and self.kinds.get(m.column) == "numeric" for m in self.by_sentence.get(sentence, [])
+        )
         if not column or not named_after and self.tokens[at].low in ("most", "fewest", "least"):
             return Ask("count", "", position=at, sentence=sentence)
         additive = any(word in column.lower() for word in _ADDITIVE) and not any(

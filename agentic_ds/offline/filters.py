@@ -331,7 +331,9 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not window or i in taken:
             continue
         at = window[0]
-        near = [m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
+        near = [
+            m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken
+        ]
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
@@ -355,7 +357,11 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
             if tokens[j].text in (".", "?", "!", ";"):
                 break
             if tokens[j].low in _MISSING_WORDS:
-                end = j + 2 if j + 1 < len(tokens) and tokens[j + 1].low in ("values", "value", "data", "entries") else j + 1
+                end = (
+                    j + 2
+                    if j + 1 < len(tokens) and tokens[j + 1].low in ("values", "value", "data", "entries")
+                    else j + 1
+                )
                 inside = [m.column for m in mentions if i < m.start and m.end <= j]
                 return (inside or "all"), (i, end)
     return None, None

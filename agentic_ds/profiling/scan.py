@@ -35,10 +35,22 @@ TOP_VALUES_MAX_DISTINCT = 20
 TOP_VALUES_KEPT = 5
 MAX_VALUE_CHARS = 60
 MAX_NESTED_ITEMS = 10
-DATE_FORMATS = ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d-%m-%Y", "%m-%d-%Y", "%d %b %Y", "%b %d, %Y", "%Y-%m")
+DATE_FORMATS = (
+    "%d/%m/%Y",
+    "%m/%d/%Y",
+    "%d.%m.%Y",
+    "%Y/%m/%d",
+    "%d-%m-%Y",
+    "%m-%d-%Y",
+    "%d %b %Y",
+    "%b %d, %Y",
+    "%Y-%m",
+)
 MOSTLY_NUMERIC_SHARE = 0.9
 # Text that may be a date in a non-ISO format: 03/15/2024, 15.03.2024, 15 Mar 2024, Mar 15, 2024, 2024-03.
-DATE_SHAPE = r"[0-9]{1,4}[/.\- ][0-9A-Za-z]{1,9}[/.\- ,]+[0-9]{2,4}|[A-Za-z]{3,9} [0-9]{1,2}, [0-9]{4}|[0-9]{4}-[0-9]{2}"
+DATE_SHAPE = (
+    r"[0-9]{1,4}[/.\- ][0-9A-Za-z]{1,9}[/.\- ,]+[0-9]{2,4}|[A-Za-z]{3,9} [0-9]{1,2}, [0-9]{4}|[0-9]{4}-[0-9]{2}"
+)
 
 
 @dataclass
@@ -104,7 +116,9 @@ def _look_at_columns(con: duckdb.DuckDBPyConnection, schema: list[tuple[str, str
     distinct_in_head = dict(zip(scalar, row[: len(scalar)]))
     date_shaped: list[str] = []
     for index, name in enumerate(text):
-        non_null, iso, shaped, tokens, numeric, non_numeric = row[len(scalar) + 6 * index : len(scalar) + 6 * (index + 1)]
+        non_null, iso, shaped, tokens, numeric, non_numeric = row[
+            len(scalar) + 6 * index : len(scalar) + 6 * (index + 1)
+        ]
         if non_null == 0:
             continue
         facts[name].single_tokens = tokens == non_null
@@ -149,7 +163,8 @@ def _collect_values(con: duckdb.DuckDBPyConnection, columns: list[str], facts: d
     if not columns:
         return
     lists = ", ".join(
-        f"list(DISTINCT {quote_identifier(name)}) FILTER (WHERE {quote_identifier(name)} IS NOT NULL)" for name in columns
+        f"list(DISTINCT {quote_identifier(name)}) FILTER (WHERE {quote_identifier(name)} IS NOT NULL)"
+        for name in columns
     )
     row = fetch_one(con, f"SELECT {lists} FROM head")
     for name, values in zip(columns, row):
@@ -250,7 +265,9 @@ class _Statistics:
 
 def _add_range_and_distinct(statistics: _Statistics, name: str, facts: HeadFacts, exact_distinct: bool) -> None:
     column = quote_identifier(name)
-    statistics.add(name, "distinct", f"count(DISTINCT {column})" if exact_distinct else f"approx_count_distinct({column})")
+    statistics.add(
+        name, "distinct", f"count(DISTINCT {column})" if exact_distinct else f"approx_count_distinct({column})"
+    )
     ordered = facts.date_expression or column
     statistics.add(name, "min", f"min({ordered})")
     statistics.add(name, "max", f"max({ordered})")

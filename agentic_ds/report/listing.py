@@ -41,7 +41,9 @@ def is_run_dir(path: Path) -> bool:
 
 def summarize_run(path: Path) -> RunSummary:
     """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
-    record = read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
+    record = (
+        read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
+    )
     status = RunStatus.INTERRUPTED if run_lock.died(path, record.status) else record.status
     return RunSummary(
         id=record.id or path.name,

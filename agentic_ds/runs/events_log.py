@@ -78,7 +78,9 @@ class EventsLog:
         for part in parts:
             if part.function_call:
                 args = json.dumps(part.function_call.args or {}, default=str)
-                records.append({**base, "kind": "tool_call", "tool": part.function_call.name, "args": _clip(args, ARGS_CHARS)})
+                records.append(
+                    {**base, "kind": "tool_call", "tool": part.function_call.name, "args": _clip(args, ARGS_CHARS)}
+                )
             elif part.function_response:
                 response = json.dumps(part.function_response.response or {}, default=str)
                 records.append({**base, "kind": "tool_result", "tool": part.function_response.name,

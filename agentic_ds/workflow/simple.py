@@ -26,7 +26,10 @@ from agentic_ds.workflow.services import RunServices
 def _earlier(state: Mapping[str, Any]) -> str:
     parts = []
     for item in state.get(S.EARLIER_ATTEMPTS) or []:
-        parts.append(f"### Attempt {item['attempt']}\nerror: {item.get('error') or 'none'}\nverdict: {item.get('verdict') or '-'}")
+        parts.append(
+            f"### Attempt {item['attempt']}\nerror: {item.get('error') or 'none'}\n"
+            f"verdict: {item.get('verdict') or '-'}"
+        )
     return "\n\n".join(parts)
 
 
@@ -61,7 +64,9 @@ class SimpleStatus(BaseAgent):
         else:
             status = RunStatus.FAILED
             reason = "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
-        yield status_event(ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason})
+        yield status_event(
+            ctx, self.name, f"status: {status} - {reason}", **{S.RUN_STATUS: status, S.STATUS_REASON: reason}
+        )
 
 
 def simple_coder_context(services: RunServices) -> ContextBuilder:
