@@ -92,7 +92,9 @@ def main() -> None:
     print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
           f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
-    result = f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} isolation={isolation}"
+    result = (
+        f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} isolation={isolation}"
+    )
     before_commit, before = previous_figures()
     record_section("sandbox", [
         f"{platform.machine()}, Python {platform.python_version()}, isolation `{isolation}`, "

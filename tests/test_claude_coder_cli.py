@@ -137,12 +137,17 @@ async def test_real_cli_runs_our_tools_in_the_run_directory(real_cli_allowed, fa
     (skills / "group-comparisons" / "SKILL.md").write_text(
         "---\nname: group-comparisons\ndescription: Compare groups with zebra-grade tests.\n---\nUse Welch.\n"
     )
-    fake_api.script.extend([
-        [{"type": "text", "text": "Looking at the inputs."}, _tool_use("toolu_1", claude_tool_id("list_files"), path="inputs")],
-        [_tool_use("toolu_2", claude_tool_id("run_python"), code="result = 3 + 5")],
-        [_tool_use("toolu_3", "Read", file_path="/etc/hostname")],
-        [{"type": "text", "text": "Total price is 8."}],
-    ])
+    fake_api.script.extend(
+        [
+            [
+                {"type": "text", "text": "Looking at the inputs."},
+                _tool_use("toolu_1", claude_tool_id("list_files"), path="inputs"),
+            ],
+            [_tool_use("toolu_2", claude_tool_id("run_python"), code="result = 3 + 5")],
+            [_tool_use("toolu_3", "Read", file_path="/etc/hostname")],
+            [{"type": "text", "text": "Total price is 8."}],
+        ]
+    )
     # The user's own Claude setup (memory, skills) and a project CLAUDE.md above the run must stay out.
     user_claude = Path.home() / ".claude"
     (user_claude / "skills" / "users-own-skill").mkdir(parents=True)

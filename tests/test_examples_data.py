@@ -50,7 +50,9 @@ def test_generator_is_deterministic_and_matches_the_committed_files(tmp_path: Pa
 
     for one, two in zip(first, second):
         assert one.read_bytes() == two.read_bytes()
-        assert one.read_bytes() == (DATA / one.name).read_bytes(), f"{one.name} differs: re-run examples/generate_data.py"
+        assert one.read_bytes() == (DATA / one.name).read_bytes(), (
+            f"{one.name} differs: re-run examples/generate_data.py"
+        )
 
 
 def test_another_seed_gives_other_data(tmp_path: Path) -> None:

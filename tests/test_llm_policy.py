@@ -178,10 +178,14 @@ async def test_native_gemini_runs_under_the_same_policy(monkeypatch):
 
     monkeypatch.setattr(Gemini, "generate_content_async", fake_generate)
     notices: list[str] = []
-    monitor = CallMonitor(RetryPolicy(timeout_s=5, retries=2, backoff_s=0.01), on_notice=lambda k, t, a: notices.append(t))
+    monitor = CallMonitor(
+        RetryPolicy(timeout_s=5, retries=2, backoff_s=0.01), on_notice=lambda k, t, a: notices.append(t)
+    )
     model = build_managed_llm(ModelChoice("planner", "gemini-2.5-flash", "gemini"), Settings(), monitor, 1000)
     assert isinstance(model, ManagedGemini)
-    request = LlmRequest(model="gemini-2.5-flash", config=types.GenerateContentConfig(labels={"adk_agent_name": "plan_maker"}))
+    request = LlmRequest(
+        model="gemini-2.5-flash", config=types.GenerateContentConfig(labels={"adk_agent_name": "plan_maker"})
+    )
     responses = [r async for r in model.generate_content_async(request)]
     assert len(responses[0].content.parts[0].text) <= 1000  # the oversized reply was cut
     summary = monitor.summary()

@@ -44,7 +44,9 @@ async def answered(model, run):
     root, _, profile_text = run
     if root not in _CACHE:
         _, parsed = await plan_for(model, run)
-        summary, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), Tools(root))
+        summary, _ = await drive(
+            model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), Tools(root)
+        )
         _CACHE[root] = (parsed, summary)
     return _CACHE[root]
 
@@ -55,7 +57,9 @@ async def plan_for(model, run, task=TASK):
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", render("plan_maker", context), tools, names=READ_ONLY)
     assert tools.calls[0] == ("read_file", {"path": "data_profile.json"})
-    parsed, _ = await drive(model, "plan_parser", render("plan_parser", dict(plan=plan, previous_error="")), None, names=())
+    parsed, _ = await drive(
+        model, "plan_parser", render("plan_parser", dict(plan=plan, previous_error="")), None, names=()
+    )
     return plan, ParsedPlan.model_validate_json(parsed)
 
 
@@ -64,8 +68,13 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
     plan, parsed = await plan_for(model, run)
     assert [s.title for s in parsed.stages] == ["Audit data quality", "Answer: median of revenue per region"]
     assert "`revenue`" in plan and "`region`" in plan
-    review, _ = await drive(model, "plan_reviewer", render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=plan)),
-                            Tools(root), names=READ_ONLY)
+    review, _ = await drive(
+        model,
+        "plan_reviewer",
+        render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=plan)),
+        Tools(root),
+        names=READ_ONLY,
+    )
     assert review.startswith("APPROVED")
     confirm = render("confirmation", dict(subject="A plan.", review=review))
     decision, _ = await drive(model, "plan_confirmation", confirm, None, names=())
@@ -77,11 +86,21 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
 
 async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model, run):
     root, _, profile_text = run
-    bad = "## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n- outputs/a.json has it\n"
-    review, _ = await drive(model, "plan_reviewer", render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=bad)),
-                            Tools(root), names=READ_ONLY)
+    bad = (
+        "## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n"
+        "- outputs/a.json has it\n"
+    )
+    review, _ = await drive(
+        model,
+        "plan_reviewer",
+        render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=bad)),
+        Tools(root),
+        names=READ_ONLY,
+    )
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
-    context = dict(task=TASK, data_profile=profile_text, input_problems="", previous_plan=bad, review=review, max_stages=6)
+    context = dict(
+        task=TASK, data_profile=profile_text, input_problems="", previous_plan=bad, review=review, max_stages=6
+    )
     revised, _ = await drive(model, "plan_maker", render("plan_maker", context), Tools(root), names=READ_ONLY)
     assert "## Response to review" in revised and "revnue" not in revised
 
@@ -107,9 +126,17 @@ async def test_coder_resumes_from_disk_after_compaction_hid_its_runs(model, run)
     root, _, profile_text = run
     parsed, summary = await answered(model, run)
     tools = Tools(root)
-    compacted = [user("Go."), user("Conversation Language: English\nTools used: run_python, read_file\n- ran the stage")]
-    again, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), tools,
-                           contents=compacted)
+    compacted = [
+        user("Go."),
+        user("Conversation Language: English\nTools used: run_python, read_file\n- ran the stage"),
+    ]
+    again, _ = await drive(
+        model,
+        "coding_agent",
+        coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()),
+        tools,
+        contents=compacted,
+    )
     assert "run_python" not in [name for name, _ in tools.calls]
     assert again.splitlines()[2:-1] == summary.splitlines()[2:-1]     # the same result sentences, read from disk
 
@@ -160,7 +187,9 @@ async def test_code_reviewer_approves_real_outputs_and_rejects_errors_and_unsupp
     stage = parsed.stages[1].model_dump()
 
     async def review(execution, coder_summary):
-        prompt = render("code_reviewer", dict(task=TASK, stage=stage, execution=execution, summary=coder_summary, files=""))
+        prompt = render(
+            "code_reviewer", dict(task=TASK, stage=stage, execution=execution, summary=coder_summary, files="")
+        )
         text, _ = await drive(model, "code_reviewer", prompt, Tools(root), names=READ_ONLY)
         return text
 
@@ -170,7 +199,9 @@ async def test_code_reviewer_approves_real_outputs_and_rejects_errors_and_unsupp
     invented = await review("status: ok", summary + "\n- The median of revenue is 999999.")
     assert invented.startswith("CHANGES REQUESTED") and "999999" in invented
     missing_stage = {**stage, "expected_outputs": ["outputs/77-never.json"]}
-    prompt = render("code_reviewer", dict(task=TASK, stage=missing_stage, execution="status: ok", summary=summary, files=""))
+    prompt = render(
+        "code_reviewer", dict(task=TASK, stage=missing_stage, execution="status: ok", summary=summary, files="")
+    )
     text, _ = await drive(model, "code_reviewer", prompt, Tools(root), names=READ_ONLY)
     assert text.startswith("CHANGES REQUESTED") and "outputs/77-never.json" in text
 
@@ -179,7 +210,9 @@ async def test_criteria_checker_judges_by_the_files(model, run):
     root, _, profile_text = run
     parsed, _ = await answered(model, run)
     criteria = f"- [c1] {parsed.success_criteria[1]} (met: no)\n- [c2] outputs/88-nothing.json lists outliers (met: no)"
-    prompt = render("criteria_checker", dict(task=TASK, criteria=criteria, stage_results="", files="- outputs/02-answer.json"))
+    prompt = render(
+        "criteria_checker", dict(task=TASK, criteria=criteria, stage_results="", files="- outputs/02-answer.json")
+    )
     answer, _ = await drive(model, "criteria_checker", prompt, Tools(root), names=READ_ONLY)
     update = CriteriaUpdate.model_validate_json(answer)
     by_id = {c.id: c for c in update.criteria}
@@ -209,8 +242,19 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
     root, frame, profile_text = run
     _, coder_text = await answered(model, run)
     files = "- outputs/02-answer.json (1 bytes)"
-    report_prompt = render("summary_agent", dict(task=TASK, mode="orchestrated", run_status="completed - all criteria met",
-                                                   status="completed", plan="", stage_results="", criteria="", files=files))
+    report_prompt = render(
+        "summary_agent",
+        dict(
+            task=TASK,
+            mode="orchestrated",
+            run_status="completed - all criteria met",
+            status="completed",
+            plan="",
+            stage_results="",
+            criteria="",
+            files=files,
+        ),
+    )
     report, _ = await drive(model, "summary_agent", report_prompt, Tools(root), names=READ_ONLY)
     answer = report.split("## Key findings")[0]
     assert answer.startswith("## Answer") and f"{frame['revenue'].median():,.1f}" in answer
@@ -228,14 +272,19 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
 
 
 async def test_unknown_agent_gets_an_extractive_summary(model):
-    prompt = "Summarize:\nuser: mean price?\ncoding_agent called run_python; wrote outputs/02-answer.json; mean 20.16\nerror: none"
+    prompt = (
+        "Summarize:\nuser: mean price?\ncoding_agent called run_python; wrote outputs/02-answer.json; mean 20.16\n"
+        "error: none"
+    )
     text, _ = await drive(model, "", "", None, names=(), contents=[user(prompt)])
     assert "outputs/02-answer.json" in text and "20.16" in text and "run_python" in text
 
 
 async def test_same_request_same_response_with_usage(model, run):
     _, _, profile_text = run
-    instruction = render("plan_parser", dict(plan="## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", previous_error=""))
+    instruction = render(
+        "plan_parser", dict(plan="## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", previous_error="")
+    )
     req = request("plan_parser", instruction, [user("go")], tools=())
     first = [r async for r in model.generate_content_async(req)][0]
     second = [r async for r in OfflineLlm().generate_content_async(req)][0]
@@ -253,9 +302,19 @@ def test_sections_ignore_markdown_inside_values():
 
 
 def test_function_responses_pair_with_their_calls():
-    call = types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(id="a1", name="read_file", args={"path": "x"}))])
-    reply = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(id="a1", name="read_file", response={"content": "{}"}))])
+    call = types.Content(
+        role="model",
+        parts=[types.Part(function_call=types.FunctionCall(id="a1", name="read_file", args={"path": "x"}))],
+    )
+    reply = types.Content(
+        role="user",
+        parts=[
+            types.Part(function_response=types.FunctionResponse(id="a1", name="read_file", response={"content": "{}"}))
+        ],
+    )
     parsed = parse_request(request("coding_agent", "## Task\nt", [user("go"), call, reply]))
-    assert [(e.name, e.args, e.response, e.current_turn) for e in parsed.exchanges] == [("read_file", {"path": "x"}, {"content": "{}"}, True)]
+    assert [(e.name, e.args, e.response, e.current_turn) for e in parsed.exchanges] == [
+        ("read_file", {"path": "x"}, {"content": "{}"}, True)
+    ]
     later = parse_request(request("coding_agent", "## Task\nt", [user("go"), call, reply, user("For context: next")]))
     assert later.turn == []
