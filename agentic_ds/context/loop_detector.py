@@ -105,7 +105,8 @@ class PassageRepeatDetector:
             ends.append(match.start() - shift)
             starts.append(match.end() - shift)
         if ends:
-            pieces = [chunk[a:b] for a, b in zip(starts, ends)]
+            # `starts` holds one more entry than `ends`: the unfinished tail, which stays in the carry.
+            pieces = [chunk[a:b] for a, b in zip(starts, ends, strict=False)]
             pieces[0] = "".join(self._pending) + pieces[0]
             self._pending = []
             self._pending_len = 0

@@ -211,7 +211,7 @@ class AskReader:
                 end = i + len(phrase)
                 loose = phrase != ("by",)
                 kinds = GROUP_KINDS if loose else ("categorical", "boolean")
-                group = pick(self._near(end, end + 2), lambda n: self.kinds.get(n) in kinds)
+                group = pick(self._near(end, end + 2), lambda n, allowed=kinds: self.kinds.get(n) in allowed)
                 if group is not None:
                     return group.column
         return ""

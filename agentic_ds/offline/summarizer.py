@@ -156,7 +156,7 @@ def _stage_lines(block: str) -> str:
         if not chunk.strip():
             continue
         head, _, body = chunk.partition("\n")
-        first = next((l[2:] for l in body.splitlines() if l.startswith("- ")), "")
+        first = next((line[2:] for line in body.splitlines() if line.startswith("- ")), "")
         if not first and "FAILED" in body:
             first = "no attempt produced a result"
         out.append(f"- {head.strip()}" + (f": {first}" if first else ""))

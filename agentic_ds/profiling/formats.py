@@ -124,7 +124,7 @@ def _first_lines(path: Path, count: int) -> list[str]:
     if path.name.lower().endswith(COMPRESSION_SUFFIXES):
         return []
     with path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
-        return [line for line, _ in zip(handle, range(count))]
+        return [line for line, _ in zip(handle, range(count), strict=False)]  # the file may be shorter
 
 
 def describe_dialect(shape: CsvShape | None) -> str:

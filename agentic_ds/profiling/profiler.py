@@ -185,7 +185,7 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
     if fields is None or len(fields) != len(ours):
         return
     theirs = pandas_names(fields)
-    renamed = dict(zip(ours, theirs))
+    renamed = dict(zip(ours, theirs, strict=True))
     for column in profile.columns:
         column.name = renamed[column.name]
     profile.columns_not_profiled = theirs[len(profile.columns) :]
@@ -213,7 +213,9 @@ def _profile_table(
     profile.columns_not_profiled = [name for name, _ in rest]
     cursor = con.execute(f"SELECT * FROM head LIMIT {int(sample_rows)}")
     names = [description[0] for description in cursor.description or []]
-    profile.sample = [{key: json_safe(value) for key, value in zip(names, row)} for row in cursor.fetchall()]
+    profile.sample = [
+        {key: json_safe(value) for key, value in zip(names, row, strict=True)} for row in cursor.fetchall()
+    ]
     profile.duplicate_rows = None
     if exact and not rest:
         try:

@@ -113,7 +113,7 @@ def _look_at_columns(con: duckdb.DuckDBPyConnection, schema: list[tuple[str, str
             f"list(DISTINCT {column}) FILTER (WHERE try_cast(replace({column}, ',', '') AS DOUBLE) IS NULL)[1:3]",
         ]
     row = fetch_one(con, f"SELECT {', '.join(probes)} FROM head")
-    distinct_in_head = dict(zip(scalar, row[: len(scalar)]))
+    distinct_in_head = dict(zip(scalar, row[: len(scalar)], strict=True))
     date_shaped: list[str] = []
     for index, name in enumerate(text):
         non_null, iso, shaped, tokens, numeric, non_numeric = row[
@@ -151,7 +151,7 @@ def _find_date_formats(con: duckdb.DuckDBPyConnection, columns: list[str], facts
     row = fetch_one(con, f"SELECT {', '.join(probes)} FROM head")
     for index, name in enumerate(columns):
         non_null, *parsed = row[index * width : (index + 1) * width]
-        for fmt, count in zip(DATE_FORMATS, parsed):
+        for fmt, count in zip(DATE_FORMATS, parsed, strict=True):
             if count == non_null:
                 facts[name].date_expression = f"try_strptime({quote_identifier(name)}, '{fmt}')"
                 facts[name].notes.append(f"dates stored as text ({fmt}); parse with that format")
@@ -167,7 +167,7 @@ def _collect_values(con: duckdb.DuckDBPyConnection, columns: list[str], facts: d
         for name in columns
     )
     row = fetch_one(con, f"SELECT {lists} FROM head")
-    for name, values in zip(columns, row):
+    for name, values in zip(columns, row, strict=True):
         facts[name].values = sorted(values, key=repr)
         spelling = _spelling_variants(facts[name].values)  # sorted: DuckDB's DISTINCT order is not stable
         if spelling:
@@ -253,7 +253,7 @@ class _Statistics:
     def run(self, con: duckdb.DuckDBPyConnection, columns: list[str]) -> tuple[int, dict[str, ColumnStats]]:
         row = fetch_one(con, f"SELECT {', '.join(self.expressions)} FROM src", self.parameters)
         stats = {name: ColumnStats(non_null=0, distinct=None) for name in columns}
-        for (name, statistic, counted), value in zip(self.layout, row[1:]):
+        for (name, statistic, counted), value in zip(self.layout, row[1:], strict=True):
             if statistic == "value":
                 if stats[name].value_counts is None:
                     stats[name].value_counts = {}

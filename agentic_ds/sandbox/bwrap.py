@@ -85,7 +85,7 @@ def _probe(user: SandboxUser) -> str | None:
         fds.close()
         os.close(seccomp)
     if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
         return f"bubblewrap cannot run Python in a sandbox here ({user.describe()}): {reason}"
     return None
 

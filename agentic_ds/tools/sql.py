@@ -191,7 +191,7 @@ def _use_profiled_names(con: duckdb.DuckDBPyConnection, view: str, reader: str, 
     ours = [row[0] for row in con.execute(f'DESCRIBE "{view}"').fetchall()]
     if len(names) != len(ours) or names == ours:
         return
-    aliased = ", ".join(f"{_identifier(old)} AS {_identifier(new)}" for old, new in zip(ours, names))
+    aliased = ", ".join(f"{_identifier(old)} AS {_identifier(new)}" for old, new in zip(ours, names, strict=True))
     con.execute(f'CREATE OR REPLACE VIEW "{view}" AS SELECT {aliased} FROM {reader}')
 
 
