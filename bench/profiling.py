@@ -16,6 +16,7 @@ where each ratio is against its baseline in the same process (wide 10,000 / 500 
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import tempfile
@@ -87,7 +88,8 @@ def main() -> None:
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        wide = {n: best_of(2, lambda p=wide_csv(folder, n): profile_file(p)) for n in (500, 2_000, 10_000)}
+        wide_files = {n: wide_csv(folder, n) for n in (500, 2_000, 10_000)}  # written before the clock starts
+        wide = {n: best_of(2, functools.partial(profile_file, path)) for n, path in wide_files.items()}
         lines.append("| wide CSV, 20 rows | columns profiled | seconds |")
         lines.append("|---|--:|--:|")
         lines += [f"| {n:,} columns | {min(n, 500)} | {s:.2f} |" for n, s in wide.items()]

@@ -160,7 +160,7 @@ async def test_security_dev_and_sys_expose_no_host_device_or_kernel_knob(sandbox
 
 
 async def test_security_the_sandbox_has_its_own_host_name(sandbox):
-    result = await sandbox.run(
+    await sandbox.run(  # whatever it printed: only the host's name counts
         "import socket\nsocket.sethostname('pwned') if hasattr(socket, 'sethostname') else None\n"
         "print(socket.gethostname())"
     )

@@ -247,7 +247,7 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
         return Run(done.returncode, done.stdout + done.stderr, result, run_dir)
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        return dict(zip(CASES, pool.map(execute, CASES)))
+        return dict(zip(CASES, pool.map(execute, CASES), strict=True))
 
 
 def result_of(runs: dict[str, Run], case: str) -> dict:
@@ -374,7 +374,8 @@ def test_top_values_match_value_counts(runs, frame):
     result = result_of(runs, "top_values")
     counts = data["region"].value_counts()
     assert result["answer_value"] == counts.index[0]
-    assert [(v["value"], v["count"]) for v in result["top_values"]] == list(zip(counts.index[:3], counts.values[:3]))
+    expected = list(zip(counts.index[:3], counts.values[:3], strict=True))
+    assert [(v["value"], v["count"]) for v in result["top_values"]] == expected
 
 
 def test_load_overview_converts_dedupes_and_writes_the_clean_file(runs, frame):
