@@ -9,7 +9,7 @@ before it. Words already used by filters, derived columns or constraints are not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,7 @@ class Ask:
     slots: dict[str, str] = field(default_factory=dict)
 
     def as_param(self) -> dict[str, Any]:
-        param = {"name": self.name, "stat": self.stat, "column": self.column}
+        param: dict[str, Any] = {"name": self.name, "stat": self.stat, "column": self.column}
         for key in ("second", "group", "extreme"):
             if getattr(self, key):
                 param[key] = getattr(self, key)
@@ -125,7 +125,7 @@ def _percentile(tokens: Sequence[Token], i: int) -> float:
 class AskReader:
     """Builds the asks of a question from its tokens, mentions and constraints."""
 
-    def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dict[str, str],
+    def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
                  sentences: list[int], constraints: Constraints, taken: set[int], plural_nouns: frozenset[str]) -> None:
         self.tokens, self.kinds, self.sentences = tokens, kinds, sentences
         self.constraints, self.taken, self.plural_nouns = constraints, taken, plural_nouns
@@ -211,10 +211,13 @@ class AskReader:
                 end = i + len(phrase)
                 loose = phrase != ("by",)
                 kinds = GROUP_KINDS if loose else ("categorical", "boolean")
-                group = pick(self._near(end, end + 2), lambda n, allowed=kinds: self.kinds.get(n) in allowed)
+                group = pick(self._near(end, end + 2), self._of_kind(kinds))
                 if group is not None:
                     return group.column
         return ""
+
+    def _of_kind(self, kinds: Sequence[str]) -> Callable[[str], bool]:
+        return lambda name: self.kinds.get(name) in kinds
 
     # -- asks ----------------------------------------------------------------------------------------
     def read(self) -> list[Ask]:
@@ -249,16 +252,15 @@ class AskReader:
         group, extreme, at = self.which_group(sentence)
         if group:
             hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in _EXTREMES]
-        special = [self._special(h, sentence) for h in hits if h.stat in SPECIAL]
-        special = list({(a.stat, a.column, a.second, a.group): a for a in special if a is not None}.values())
+        found = [self._special(h, sentence) for h in hits if h.stat in SPECIAL]
+        special = list({(a.stat, a.column, a.second, a.group): a for a in found if a is not None}.values())
         if self.constraints.z_threshold is not None and not any(a.stat.startswith("outliers") for a in special):
             counting = [h for h in hits if h.stat == "count"]
             if counting:
                 special.append(self._outliers(counting[0], sentence))
         if special:
             return special
-        plain = [self._plain(h, sentence) for h in hits if h.stat not in SPECIAL]
-        plain = [a for a in plain if a is not None]
+        plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
         if group:
             if not plain:
                 plain = [self._default_extreme(at, sentence, group)]
@@ -269,14 +271,7 @@ class AskReader:
             return plain
         per = self.group_phrase(sentence)
         for ask in plain:
-            if (
-                per
-                and per != ask.column
-                and ask.stat not in ("count",)
-                or per
-                and ask.stat == "count"
-                and not ask.column
-            ):
+            if per and (ask.stat != "count" and per != ask.column or ask.stat == "count" and not ask.column):
                 ask.group = per
         return plain
 
@@ -337,9 +332,9 @@ class AskReader:
         group = pick(self.by_sentence.get(sentence, []), categorical) or pick(self.mentions, categorical)
         if not group:
             return None
-        method = "student" if c.method("student") and not c.method("welch") else None
-        return Ask(test, column, group=group.column, params={"method": method, "alpha": c.alpha}, position=hit.position,
-                   sentence=sentence)
+        variant = "student" if c.method("student") and not c.method("welch") else None
+        params = {"method": variant, "alpha": c.alpha}
+        return Ask(test, column, group=group.column, params=params, position=hit.position, sentence=sentence)
 
     def _outliers(self, hit: Hit, sentence: int) -> Ask:
         c = self.constraints

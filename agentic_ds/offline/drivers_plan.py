@@ -58,7 +58,7 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, profile: DataProfil
         target=name,
         columns=[c for c in numeric if c != name][:14],
     )
-    time = (of_kind(data, "datetime") or [None])[0]
+    time = next(iter(of_kind(data, "datetime")), None)
     if time is not None:
         builder.add("trend", f"{name} over time", f"Follow `{name}` over `{time.name}`: trend, growth and seasonality.",
                     f"{{path}} states the trend of {name} over {time.name}.", data_path=source, target=name,

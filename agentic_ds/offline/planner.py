@@ -234,7 +234,9 @@ class PlanBuilder:
                 time=time.name,
                 statistic=_aggregate(target.name),
             )
-        for compared in groups if "group_comparisons" in goals and target else []:
+        for compared in groups if "group_comparisons" in goals else []:
+            if target is None:
+                break
             self.add("compare", f"{target.name} by {compared.name}",
                      f"Compare `{target.name}` between the groups of `{compared.name}` with a suitable test.",
                      f"{{path}} states the test of {target.name} across {compared.name} groups with its p-value.",
@@ -303,4 +305,4 @@ def _pick_groups(task: str, data: FileProfile, n: int) -> list[Column]:
 def _pick_time(task: str, data: FileProfile) -> Column | None:
     dated = of_kind(data, "datetime")
     named = mentioned_columns(task, dated)
-    return (named or dated or [None])[0]
+    return next(iter(named or dated), None)

@@ -19,8 +19,8 @@ from agentic_ds.offline.intent import Intent, parse_intent
 from agentic_ds.offline.methods import Method, candidate_methods, read_method
 from agentic_ds.offline.planner import make_plan
 from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
-from agentic_ds.offline.question import bind_question
-from agentic_ds.profiling.model import DataProfile
+from agentic_ds.offline.question import Question, bind_question
+from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 
@@ -151,19 +151,15 @@ def _roles_from_params(roles: Roles, method: Method) -> None:
         roles.percentile = float(p["p"])
 
 
-def _roles_from_question(roles: Roles, question, intent: Intent) -> None:  # noqa: ANN001
-    roles.target, roles.second, roles.group, roles.time = (
-        question.target,
-        question.second,
-        question.group,
-        question.time,
-    )
+def _roles_from_question(roles: Roles, question: Question, intent: Intent) -> None:
+    roles.target, roles.second, roles.group = question.target, question.second, question.group
+    roles.time = question.time
     roles.columns = [c for c in (question.target, question.second) if c]
     roles.statistic, roles.percentile, roles.top_n = intent.statistic, intent.percentile, intent.top_n
     roles.group_values = list(question.group_values)
 
 
-def _roles_from_mentions(roles: Roles, text: str, data) -> None:  # noqa: ANN001
+def _roles_from_mentions(roles: Roles, text: str, data: FileProfile) -> None:
     named = mentioned_columns(text, data.columns)
     numeric = [c.name for c in named if c.kind == "numeric"]
     groups = [c.name for c in named if is_groupable(c)]
