@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.models import LlmRequest, LlmResponse
@@ -38,6 +38,7 @@ from agentic_ds.context.loop_detector import DEFAULT_MIN_CHARS, DEFAULT_REPEATS,
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
 
 _ADVICE: dict[LoopKind, str] = {
     "repeated_text": "Do not write that passage again. Say something new, or give your final answer.",
@@ -70,9 +71,9 @@ class _Watch:
     streamed_text: bool = False
 
 
-def _never_raise(hook: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T | None]]:
+def _never_raise(hook: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T | None]]:
     @functools.wraps(hook)
-    async def wrapper(*args: Any, **kwargs: Any) -> T | None:
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T | None:
         try:
             return await hook(*args, **kwargs)
         except Exception:  # the guard must never end a run

@@ -168,8 +168,9 @@ def _collect_values(con: duckdb.DuckDBPyConnection, columns: list[str], facts: d
     )
     row = fetch_one(con, f"SELECT {lists} FROM head")
     for name, values in zip(columns, row, strict=True):
-        facts[name].values = sorted(values, key=repr)
-        spelling = _spelling_variants(facts[name].values)  # sorted: DuckDB's DISTINCT order is not stable
+        ordered = sorted(values, key=repr)  # sorted: DuckDB's DISTINCT order is not stable
+        facts[name].values = ordered
+        spelling = _spelling_variants(ordered)
         if spelling:
             facts[name].notes.append(spelling)
 

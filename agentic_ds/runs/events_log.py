@@ -50,7 +50,8 @@ class EventsLog:
 
     def append_notice(self, kind: str, text: str, author: str = ROOT) -> list[dict[str, Any]]:
         """A record that is not an ADK event (run-level warnings, errors, the final status)."""
-        record = {"timestamp": datetime.now(UTC).isoformat(), "author": author, "kind": kind, "text": text}
+        now = datetime.now(UTC).isoformat()
+        record: dict[str, Any] = {"timestamp": now, "author": author, "kind": kind, "text": text}
         if self._stage is not None and author != ROOT:
             record["stage"] = self._stage  # a notice from inside an agent (a model call waiting) belongs to its stage
         return [self.write(record)]

@@ -285,7 +285,7 @@ class FaultServer:
         with self._lock:
             seen = Seen(len(self.seen), agent, body)
             self.seen.append(seen)
-            step = None
+            step: Step | None = None
             if len(self.seen) > self.max_requests:
                 step = Status(503, "fault server: request limit reached")
             for rule in self.rules if step is None else []:
