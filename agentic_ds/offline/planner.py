@@ -263,11 +263,11 @@ class PlanBuilder:
             self.add(
                 "regression",
                 f"Model of {target.name}",
-                f"Fit a linear model of `{target.name}` on {', '.join(f'`{f}`' for f in features)}; report the "
-                f"variance "
-                "explained, the typical error, each predictor's effect with its interval, and the diagnostics.",
-                f"{{path}} states how much of the variance of {target.name} the model explains and which predictors "
-                f"matter.",
+                f"Fit a linear model of `{target.name}` on {', '.join(f'`{f}`' for f in features)}; "
+                "report the variance explained, the typical error, each predictor's effect with its interval, "
+                "and the diagnostics.",
+                f"{{path}} states how much of the variance of {target.name} the model explains "
+                "and which predictors matter.",
                 target=target.name,
                 columns=features,
                 group=group.name if group else "",

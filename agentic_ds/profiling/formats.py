@@ -78,8 +78,8 @@ def csv_fallbacks(error_message: str) -> CsvDialect | None:
         return CsvDialect(
             {"sample_size": -1, "strict_mode": False, "null_padding": True},
             [
-                "types guessed from the whole file (a late row broke the first guess); rows with missing fields padded "
-                "with nulls"
+                "types guessed from the whole file (a late row broke the first guess); "
+                "rows with missing fields padded with nulls"
             ],
         )
     return None

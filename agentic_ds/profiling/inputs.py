@@ -36,9 +36,9 @@ def profile_inputs(
     result.problems = [f"{profile.path}: {profile.error}" for profile in result.files if profile.error]
     if result.not_profiled:
         result.problems.append(
-            f"{len(result.not_profiled):,} more readable files were not profiled (the bound is {settings.max_files} "
-            f"files "
-            "per run): their names are in data_profile.json under not_profiled"
+            f"{len(result.not_profiled):,} more readable files were not profiled "
+            f"(the bound is {settings.max_files} files per run): "
+            "their names are in data_profile.json under not_profiled"
         )
     return result
 

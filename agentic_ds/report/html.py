@@ -120,8 +120,8 @@ def _caveats(view: RunView) -> list[str]:
             continue  # a warning already tells the reader about this stage
         if stage.status is StageStatus.FAILED:
             items.append(
-                f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; later results may lack "
-                f"its output."
+                f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; "
+                "later results may lack its output."
             )
         elif stage.status is StageStatus.PENDING:
             items.append(f"Stage \u201c{stage.title}\u201d did not run.")
