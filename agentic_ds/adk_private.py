@@ -17,6 +17,9 @@ because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhe
 - `RunSessionService`: overrides `SqliteSessionService._get_db_connection` and reads `_db_path`,
   `_db_connect_path`, `_db_connect_uri`, `_schema_ready`, to keep one connection open (the stock service opens
   one per stored event, +5.6 ms each).
+- `label_dynamic_instruction`, `INSTRUCTION_PREAMBLE`: `flows.llm_flows.prompt._instructions`, how ADK labels
+  an instruction it puts into the contents (fenced, markers in the text elided), so the per-call part of a
+  prompt (`context/per_call.py`) reads to a model, and to the offline model, as ADK's own does.
 - `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
 """
 
@@ -32,6 +35,7 @@ from google.adk.agents.invocation_context import InvocationContext
 from google.adk.apps import compaction as _compaction
 from google.adk.events import Event
 from google.adk.flows.llm_flows.context import _contents
+from google.adk.flows.llm_flows.prompt import _instructions
 from google.adk.models import LlmRequest
 from google.adk.sessions import Session
 from google.adk.sessions.sqlite_session_service import CREATE_SCHEMA_SQL, PRAGMA_FOREIGN_KEYS, SqliteSessionService
@@ -45,6 +49,8 @@ from agentic_ds.runs.sqlite_inline import InlineConnection
 PRIVATE_NAMES: tuple[tuple[object, str], ...] = (
     (_contents, "request_processor"),
     (_contents, "_is_event_belongs_to_branch"),
+    (_instructions, "_label_dynamic_instruction"),
+    (_instructions, "_INSTRUCTION_PREAMBLE"),
     (_compaction, "_events_to_compact_for_token_threshold"),
     (_compaction, "_is_range_worth_compacting"),
     (FunctionTool, "_get_declaration"),
@@ -68,6 +74,14 @@ async def content_history(ctx: InvocationContext) -> list[types.Content]:
     async for _ in _contents.request_processor.run_async(ctx, scratch):
         pass
     return scratch.contents
+
+
+INSTRUCTION_PREAMBLE: str = _instructions._INSTRUCTION_PREAMBLE
+
+
+def label_dynamic_instruction(text: str) -> str:
+    """`text` fenced as an instruction, exactly as ADK puts a dynamic instruction into a request's contents."""
+    return _instructions._label_dynamic_instruction(text)
 
 
 def in_branch(branch: str | None, event: Event) -> bool:

@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/sandbox.py [--starts N] [--calls N]
 
-Prints the figures, updates the `## sandbox` section of BENCHMARKS.md (keeping the figures of the run
-it replaces as "before", with their commit), and ends with
+Also the round trip without the disk quota's guard (its watcher not armed), interleaved with the first in the
+same kernel: their ratio is the guard's cost per cell. Prints the figures, updates the `## sandbox` section of
+BENCHMARKS.md (keeping the figures of the run it replaces as "before", with their commit), and ends with
 `sandbox: kernel_start_s=X roundtrip_ms=X isolation=...`. Bars: start <= 2 s, round trip <= 20 ms.
 """
 
@@ -32,9 +33,10 @@ START_BAR_S = 2.0
 ROUNDTRIP_BAR_MS = 20.0
 
 
-async def measure(starts: int, calls: int) -> tuple[list[float], list[float], list[float], str]:
+async def measure(starts: int, calls: int) -> tuple[list[float], list[float], list[float], list[float], str]:
     start_times: list[float] = []
     round_trips: list[float] = []
+    unguarded: list[float] = []
     recorded: list[float] = []
     isolation = ""
     with tempfile.TemporaryDirectory(prefix="ads-bench-") as tmp:
@@ -48,22 +50,26 @@ async def measure(starts: int, calls: int) -> tuple[list[float], list[float], li
             if i == 0:
                 kernel = runner._kernel   # the bare kernel round trip, without the runner's recording
                 assert kernel is not None
-                for n in range(calls):
+                guard = kernel.watchdog.quota_guard
+                watcher = guard._watcher
+                for n in range(2 * calls):   # interleaved: with the quota guard, and without (its cost per cell)
+                    guard._watcher = watcher if n % 2 == 0 else None
                     capture = CellCapture(
                         run_dir=runner.workspace.root, output_file=runner.workspace.root / f"rt{n}.txt",
                         figure_names=iter(()), keep_chars=1000, max_output_bytes=1 << 20,
                     )
                     t0 = time.perf_counter()
                     await kernel.execute("1+1", capture, timeout_s=10, grace_s=1)
-                    round_trips.append((time.perf_counter() - t0) * 1000)
+                    (round_trips if n % 2 == 0 else unguarded).append((time.perf_counter() - t0) * 1000)
                     assert capture.result().stdout.strip() == "2"
+                guard._watcher = watcher
                 for _ in range(calls):
                     t0 = time.perf_counter()
                     result = await runner.run("1+1")
                     recorded.append((time.perf_counter() - t0) * 1000)
                     assert result.stdout.strip() == "2"
             await runner.close()
-    return start_times, round_trips, recorded, isolation
+    return start_times, round_trips, unguarded, recorded, isolation
 
 
 def previous_figures() -> tuple[str, dict[str, str]]:
@@ -83,7 +89,8 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--calls", type=int, default=50)
     args = parser.parse_args()
-    starts, trips, recorded, isolation = asyncio.run(measure(args.starts, args.calls))
+    starts, trips, unguarded, recorded, isolation = asyncio.run(measure(args.starts, args.calls))
+    guard_ratio = statistics.median(trips) / statistics.median(unguarded)
     cell_ms = statistics.median(recorded)
     start_s = statistics.median(starts)
     trip_ms = statistics.median(trips)
@@ -91,9 +98,14 @@ def main() -> None:
           f"(min {min(starts):.3f}, max {max(starts):.3f}; bar {START_BAR_S} s)")
     print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
           f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
+    print(
+        f"1+1 round trip without the disk quota's guard (interleaved), median: {statistics.median(unguarded):.2f} ms; "
+        f"with it / without: {guard_ratio:.2f}"
+    )
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
     result = (
-        f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} isolation={isolation}"
+        f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} "
+        f"guard_ratio={guard_ratio:.2f} isolation={isolation}"
     )
     before_commit, before = previous_figures()
     record_section("sandbox", [
@@ -106,6 +118,8 @@ def main() -> None:
         f"| <= {START_BAR_S:g} s |",
         f"| `1+1` round trip through the sandboxed kernel ({len(trips)} calls) | {trip_ms:.2f} ms "
         f"| {before.get('roundtrip_ms', '-')} ms | <= {ROUNDTRIP_BAR_MS:g} ms |",
+        f"| the same round trip with / without the disk quota's guard (interleaved) | {guard_ratio:.2f} "
+        f"| {before.get('guard_ratio', '-')} | - |",
         f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep, limits) | {cell_ms:.2f} ms "
         f"| {before.get('cell_ms', '-')} ms | - |",
     ], result=result)

@@ -8,6 +8,7 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from agentic_ds.config.settings import ContextSettings, Settings
 from agentic_ds.context.compaction import SUMMARY_HEADER
+from agentic_ds.context.per_call import is_per_call
 from agentic_ds.context.tokens import count_tokens
 from agentic_ds.testing.harness import run_scripted
 from agentic_ds.testing.scripted import call, text
@@ -125,6 +126,10 @@ async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summ
     # stage 2 never sees stage 1's compaction summary
     for index in range(CELLS + 1, 2 * CELLS + 2):
         assert "stage1_cell" not in coder_model.request_text(index)
+    # compaction swaps history only: every request, compacted or not, still starts with its per-call part
+    for index, request in enumerate(coder_model.requests):
+        assert is_per_call(request.contents[0]), index
+        assert f"Id: s{1 if index <= CELLS else 2}" in request.contents[0].parts[0].text
 
 
 def test_a_full_rolling_summary_drops_old_table_rows_and_calls_before_a_new_result():

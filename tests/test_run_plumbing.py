@@ -78,20 +78,22 @@ class _Ctx:
 
 
 def test_an_instruction_is_rendered_again_only_when_its_context_changed(monkeypatch, tmp_path):
-    (tmp_path / "probe.md.j2").write_text("Task: {{ task }}\nStage: {{ stage.title }}\n")
+    (tmp_path / "probe.md.j2").write_text(
+        "{% block static %}Task: {{ task }}\n{% endblock %}{% block per_call %}Stage: {{ stage.title }}\n{% endblock %}"
+    )
     monkeypatch.setenv("AGENTIC_DS_PROMPTS_DIR", str(tmp_path))
     rendered: list[dict] = []
-    real_render = prompting.render
+    real_render = prompting.render_parts
 
     def counting_render(name, context):
         rendered.append(dict(context))
         return real_render(name, context)
 
-    monkeypatch.setattr(prompting, "render", counting_render)
-    provider = prompting.instruction("probe", lambda state: {"task": state["task"], "stage": state["stage"]})
+    monkeypatch.setattr(prompting, "render_parts", counting_render)
+    prompt = prompting.PromptProviders("probe", lambda state: {"task": state["task"], "stage": state["stage"]})
     state = {"task": "find the trend", "stage": {"title": "Load"}}
-    first = provider(_Ctx(state))
-    assert first == "Task: find the trend\nStage: Load\n"
-    assert provider(_Ctx(dict(state))) == first and len(rendered) == 1
-    changed = provider(_Ctx({**state, "stage": {"title": "Model"}}))
-    assert "Stage: Model" in changed and len(rendered) == 2
+    assert prompt.instruction(_Ctx(state)) == "Task: find the trend\n"
+    assert prompt.per_call(dict(state)) == "Stage: Load\n" and len(rendered) == 1
+    assert prompt.instruction(_Ctx(dict(state))) == "Task: find the trend\n" and len(rendered) == 1
+    changed = prompt.per_call({**state, "stage": {"title": "Model"}})
+    assert changed == "Stage: Model\n" and len(rendered) == 2

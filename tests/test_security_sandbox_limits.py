@@ -103,7 +103,7 @@ async def test_security_disk_bomb_past_the_file_size_limit_hits_the_run_quota(sa
     )
     written = sum(p.stat().st_size for p in (root / "outputs").glob("bomb_*.bin"))
     assert "DiskQuota" in result.error and f"{SETTINGS.disk_quota_mb} MB" in result.error
-    assert written <= (SETTINGS.disk_quota_mb + 3 * SETTINGS.max_file_mb) * 1024 * 1024, (
+    assert written <= (SETTINGS.disk_quota_mb + 2 * SETTINGS.max_file_mb) * 1024 * 1024, (
         f"{written / 2**20:.0f} MB written"
     )
     cleanup = await sandbox.run(

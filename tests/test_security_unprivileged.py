@@ -24,7 +24,8 @@ from agentic_ds.sandbox import isolation
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 REPO = Path(__file__).resolve().parents[1]
 ATTACK_MODULES = ["tests/test_security_sandbox.py", "tests/test_security_sandbox_privileges.py",
-                  "tests/test_security_sandbox_network.py", "tests/test_security_sandbox_limits.py"]
+                  "tests/test_security_sandbox_network.py", "tests/test_security_sandbox_limits.py",
+                  "tests/test_security_sandbox_quota.py"]
 
 
 @needs_bwrap

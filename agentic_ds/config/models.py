@@ -245,12 +245,16 @@ def _is_local(api_base: str) -> bool:
 
 
 def litellm_kwargs(spec: str, settings: Settings, env: Mapping[str, str] | None = None) -> dict[str, object]:
-    """Keyword arguments for `LiteLlm(model=spec, ...)` from `settings.model_options[spec]`."""
+    """Keyword arguments for `LiteLlm(model=spec, ...)`: prompt-cache markers for Claude models
+    (`context.cache_markers`), then `settings.model_options[spec]` (whose `extra` may replace them)."""
+    from agentic_ds.context.cache_markers import cache_marker_kwargs
+
     env = os.environ if env is None else env
+    kwargs: dict[str, object] = cache_marker_kwargs(spec)
     options = settings.model_options.get(spec)
     if options is None:
-        return {}
-    kwargs: dict[str, object] = dict(options.extra)
+        return kwargs
+    kwargs.update(options.extra)
     if options.api_base:
         kwargs["api_base"] = options.api_base
     if options.api_key_env and env.get(options.api_key_env):

@@ -37,6 +37,7 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
 from agentic_ds.adk_private import content_history, events_to_compact, in_branch, replace_session_events
+from agentic_ds.context.per_call import is_per_call
 from agentic_ds.context.tokens import count_content, count_tokens
 
 logger = logging.getLogger(__name__)
@@ -52,7 +53,8 @@ SUMMARY_SHARE = 0.25
 def _contents_are_history(agent: object) -> bool:
     """Whether a request's contents, when plugins see it, are exactly ADK's contents processor output: the
     processors that run after it and edit contents (NL planning, code execution) serve only agents with a
-    planner or a code executor, and no plugin before this one adds contents."""
+    planner or a code executor, and the only plugin before this one that adds contents adds the per-call part of
+    the prompt (`per_call`), which is not history."""
     return getattr(agent, "planner", None) is None and getattr(agent, "code_executor", None) is None
 
 
@@ -131,7 +133,10 @@ class CompactionGuard(BasePlugin):
         room `COMPACT_TO_SHARE` leaves; if the request is still over budget, summarize those too. True when the
         request now carries the summary."""
         model = llm_request.model
-        old = list(llm_request.contents) if _contents_are_history(ctx.agent) else await content_history(ctx)
+        if _contents_are_history(ctx.agent):
+            old = [content for content in llm_request.contents if not is_per_call(content)]
+        else:
+            old = await content_history(ctx)
         history: list[Event] | None = visible_history(ctx)
         fixed = tokens - sum(count_content(model, content) for content in llm_request.contents)
         room = int(budget * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed

@@ -17,6 +17,7 @@ from google.adk.models import LlmRequest
 from agentic_ds.offline.prompt_headings import agent_headings
 
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
+_IDENTITY_START = "You are an agent. Your internal name is "
 _HEADING = re.compile(r"^##\s+(.+?)\s*$")
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
 _BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
@@ -134,7 +135,7 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     return ParsedRequest(
         agent=agent,
         instruction=instruction,
-        sections=split_sections(instruction, agent_headings(agent)),
+        sections=split_sections(_without_identity(instruction), agent_headings(agent)),
         user_texts=user_texts,
         exchanges=exchanges,
         tools=tools,
@@ -142,13 +143,24 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     )
 
 
+def _without_identity(instruction: str) -> str:
+    """The instruction without ADK's identity line, which ADK appends after the prompt's static part: it would
+    otherwise read as the end of the last static section (the task, the data profile)."""
+    return "\n".join(line for line in instruction.splitlines() if not line.startswith(_IDENTITY_START))
+
+
 def _instruction_block(text: str) -> str | None:
-    """The text between the first BEGIN and the END after it (plain `find`, linear however many BEGINs)."""
-    begin = text.find(_BEGIN_BLOCK)
+    """The text between the BEGIN marker line and the last END marker line (plain `find`, linear).
+
+    ADK's label names both markers in its preamble sentence first, so only a marker on a line of its own counts;
+    markers inside the fenced text are elided by ADK."""
+    begin_line, end_line = f"\n{_BEGIN_BLOCK}\n", f"\n{_END_BLOCK}"
+    begin = text.find(begin_line)
     if begin < 0:
         return None
-    end = text.find(_END_BLOCK, begin)
-    return text[begin + len(_BEGIN_BLOCK): end] if end >= 0 else None
+    start = begin + len(begin_line)
+    end = text.rfind(end_line, start - 1)
+    return text[start:end] if end >= start - 1 else None
 
 
 def _system_text(request: LlmRequest) -> str:

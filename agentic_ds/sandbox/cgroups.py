@@ -121,12 +121,18 @@ class SandboxCgroup:
         for folder in dict.fromkeys(self.folders.values()):
             (folder / "cgroup.procs").write_text(pid)
 
-    def pids(self) -> list[int]:
+    @property
+    def procs_file(self) -> Path | None:
+        """The `cgroup.procs` file listing every process of the sandbox."""
         folder = self.folders.get("pids") or next(iter(self.folders.values()), None)
-        if folder is None:
+        return folder / "cgroup.procs" if folder is not None else None
+
+    def pids(self) -> list[int]:
+        procs = self.procs_file
+        if procs is None:
             return []
         try:
-            return [int(x) for x in (folder / "cgroup.procs").read_text().split()]
+            return [int(x) for x in procs.read_text().split()]
         except OSError:
             return []
 

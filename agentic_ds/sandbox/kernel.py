@@ -6,7 +6,8 @@ of the sandbox's cgroup and by descent from the sandbox's root process, never by
 renames itself `bwrap` is still found); the kernel's own ancestors are known by process id from the
 start. A thread the cell started inside the kernel that is still running when the cell returns
 cannot be killed alone: the kernel is restarted, and the agent told. While a cell runs, a
-`Watchdog` stops it when the sandbox as a whole goes past its CPU time or the run's disk quota.
+`Watchdog` stops it when the sandbox as a whole goes past its CPU time or the run's disk quota (the
+quota's own watcher stops the sandbox's processes the moment it is passed; see `quota_guard`).
 Under rlimits only without a cgroup, a process that daemonizes (double fork + setsid) escapes the
 sweep and lives until it exits on its own.
 """
@@ -32,7 +33,7 @@ import zmq.asyncio
 from jupyter_client.manager import AsyncKernelManager
 
 from agentic_ds.runs import safe_files
-from agentic_ds.sandbox import layout
+from agentic_ds.sandbox import layout, proctree
 from agentic_ds.sandbox.bwrap import bwrap_argv, kernel_python
 from agentic_ds.sandbox.capture import CellCapture
 from agentic_ds.sandbox.limits import Limits, ProcessLimits
@@ -110,6 +111,7 @@ class SandboxKernel:
             pids=self._sandbox_pids,
             quota=DiskQuota(run_dir, layout.writable_paths(run_dir), limits.disk_quota_mb * 1024 * 1024),
             cpu_s=limits.cpu_s,
+            file_limit_bytes=limits.max_file_mb * 1024 * 1024,
         )
 
     def _wrap(self, cmd: list[str]) -> list[str]:
@@ -156,6 +158,13 @@ class SandboxKernel:
             raise RuntimeError(f"the sandboxed kernel did not start: {exc}") from exc
         self.kernel_pid = self._find_kernel_pid()
         self._keep = self._ancestry(self.kernel_pid)
+        runs_code = self.kernel_pid if self.kernel_pid is not None else self.root_pid
+        if runs_code is not None and self.root_pid is not None:
+            cgroup = self.process_limits.cgroup
+            self.watchdog.quota_guard.start(
+                kernel=runs_code, root=self.root_pid, spare=self._keep - {runs_code},
+                cgroup_procs=cgroup.procs_file if cgroup is not None else None,
+            )
 
     def _close_launch_fds(self) -> None:
         self._mount_fds.close()
@@ -202,8 +211,7 @@ class SandboxKernel:
         pids = set(self.process_limits.cgroup.pids()) if self.process_limits.cgroup is not None else set()
         root = self.root_pid
         if root is not None:
-            with contextlib.suppress(psutil.Error):
-                pids |= {p.pid for p in psutil.Process(root).children(recursive=True)}
+            pids |= proctree.descendants(root)
         return pids
 
     def sweep(self) -> int:
@@ -256,6 +264,7 @@ class SandboxKernel:
         with contextlib.suppress(Exception):
             if await self.km.is_alive():
                 await self.km.shutdown_kernel(now=True)
+        self.watchdog.quota_guard.close()
         self.sweep()
         root = self.root_pid
         if root is not None:
@@ -273,6 +282,14 @@ class SandboxKernel:
         stop the cell's other processes, interrupt the kernel, then give up on it after `grace_s`."""
         outcome = Outcome()
         self.watchdog.begin()
+        try:
+            return await self._execute(code, capture, outcome, timeout_s=timeout_s, grace_s=grace_s)
+        finally:
+            self.watchdog.end(None if outcome.died else self.kernel_pid)
+
+    async def _execute(
+        self, code: str, capture: CellCapture, outcome: Outcome, *, timeout_s: float, grace_s: float
+    ) -> Outcome:
         msg_id = self.kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
@@ -284,7 +301,8 @@ class SandboxKernel:
             stop_reason = "timeout" if now >= deadline else ("overflow" if capture.output_overflow else "")
             if not stop_reason and not interrupted:
                 stop_reason = self.watchdog.check() or ""
-            if stop_reason and not interrupted:
+            stopping = bool(stop_reason) and not interrupted
+            if stopping:
                 outcome.timed_out = stop_reason == "timeout"
                 outcome.overflow = stop_reason == "overflow"
                 outcome.limit = stop_reason if stop_reason in ("cpu", "disk") else ""
@@ -292,6 +310,9 @@ class SandboxKernel:
                 self.interrupt()
                 interrupted = True
                 deadline = now + grace_s
+            if interrupted:
+                self.watchdog.quota_guard.release()   # after the sweep: the kernel alone continues, interrupted
+            if stopping:
                 continue
             if interrupted and now >= deadline:
                 outcome.died = True

@@ -2,9 +2,10 @@
 
 RLIMIT_FSIZE caps each file; this caps their sum. While a cell runs it is polled cheaply: the free
 space of the filesystems holding the work folders (`statvfs`, constant time) tells how much was
-written since the cell began, whoever wrote it. Only when that could put the run over its quota are
-the folders measured exactly (allocated blocks, hard links counted once), so writes by other
-programs on the machine never stop a cell by themselves.
+written since the cell began, whoever wrote it (`budget()`: how much may be). Only when that could
+put the run over its quota are the folders measured exactly (allocated blocks, hard links counted
+once), so writes by other programs on the machine never stop a cell by themselves. `QuotaGuard` and
+its watcher process do the polling.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ class DiskQuota:
         self.folders = folders
         self.quota = quota_bytes
         self.used_at_start = 0
-        self._free_at_start: dict[int, int] = {}
+        self.threshold = quota_bytes
+        self._used_at_base = 0
+        self._free_at_base: dict[int, int] = {}
 
     def usage(self) -> int:
         """Bytes allocated under the work folders (hard links counted once), walked without following links."""
@@ -39,7 +42,14 @@ class DiskQuota:
 
     def begin(self) -> None:
         self.used_at_start = self.usage()
-        self._free_at_start = self._free()
+        # A cell is stopped when the folders grow past the quota, and past what they held when it began.
+        self.threshold = max(self.quota, self.used_at_start)
+        self._rebase(self.used_at_start)
+
+    def _rebase(self, used: int) -> None:
+        """Measure growth from now on, the folders holding `used` bytes."""
+        self._used_at_base = used
+        self._free_at_base = self._free()
 
     def _free(self) -> dict[int, int]:
         free: dict[int, int] = {}
@@ -50,15 +60,25 @@ class DiskQuota:
                 free[st.st_dev] = vfs.f_bfree * vfs.f_frsize
         return free
 
-    def exceeded(self) -> bool:
-        """True when the work folders grew past the quota during this cell (a cell that only deletes
-        files, to come back under the quota, is never stopped)."""
-        now = self._free()
-        written = sum(max(0, self._free_at_start.get(dev, free) - free) for dev, free in now.items())
-        if self.used_at_start + written <= self.quota:
-            return False
+    def budget(self) -> tuple[int, dict[int, int]]:
+        """What the folders' filesystems may still lose before the threshold could be passed, and their free
+        bytes (by device) it is counted from: the watcher's trigger."""
+        return self.threshold - self._used_at_base, dict(self._free_at_base)
+
+    def confirm(self) -> bool:
+        """Exact (a walk): True when the work folders are past the threshold. When they are not, the space
+        was taken by other programs: growth is measured from here on, so they alone never stop a cell."""
         used = self.usage()
-        return used > self.quota and used > self.used_at_start
+        if used > self.threshold:
+            return True
+        self._rebase(used)
+        return False
+
+    def allow_more(self, extra: int) -> None:
+        """Raise the threshold to what the folders hold now plus `extra` bytes (after a cell was stopped)."""
+        used = self.usage()
+        self.threshold = max(self.threshold, used) + extra
+        self._rebase(used)
 
     def over(self) -> int:
         """Bytes over the quota now (0 when under)."""

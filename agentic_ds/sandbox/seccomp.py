@@ -6,7 +6,10 @@ file handles (`open_by_handle_at` reads any inode of a filesystem), new user nam
 swap changes... Refused calls fail with EPERM, so Python raises a readable `PermissionError`. Calls
 made through another architecture's ABI (32-bit `int 0x80` on x86-64) kill the process, as
 libseccomp's filters do by default. `clone3` answers ENOSYS: its flags sit behind a pointer the
-filter cannot read, and the C library then falls back to `clone`, whose flags it can.
+filter cannot read, and the C library then falls back to `clone`, whose flags it can. `fallocate`
+is allowed with mode 0 only (what `posix_fallocate` uses): FALLOC_FL_KEEP_SIZE allocates blocks past
+the end of a file without the file size limit ever applying, gigabytes in one call, past the disk
+quota before anyone could stop it.
 """
 
 from __future__ import annotations
@@ -112,6 +115,7 @@ def _build_bpf() -> bytes:
             continue   # not a system call of this architecture
     rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(eperm, "fallocate", sc.Arg(1, sc.NE, 0))
     with tempfile.TemporaryFile() as handle:
         rules.export_bpf(handle)
         handle.seek(0)

@@ -1,7 +1,9 @@
 """Limits checked while a cell runs: CPU time of the whole sandbox, the run's disk quota, the memory cgroup.
 
 `check()` is cheap and called a few times a second by the execution loop; it names the limit a cell
-went past ("cpu" or "disk"), so the cell is stopped and the agent told which. `memory_kills()` says
+went past ("cpu" or "disk"), so the cell is stopped and the agent told which. The disk quota is watched
+by a `QuotaGuard` (a thread and a watcher process), which stops the sandbox's processes itself the
+moment it is passed. `memory_kills()` says
 whether the memory cgroup's OOM killer ended processes during the cell.
 """
 
@@ -15,6 +17,7 @@ import psutil
 
 from agentic_ds.sandbox.cgroups import SandboxCgroup
 from agentic_ds.sandbox.quota import DiskQuota
+from agentic_ds.sandbox.quota_guard import QuotaGuard
 
 CHECK_EVERY_S = 0.05
 
@@ -27,10 +30,12 @@ class Watchdog:
         pids: Callable[[], set[int]],
         quota: DiskQuota,
         cpu_s: float,
+        file_limit_bytes: int,
     ) -> None:
         self.cgroup = cgroup
         self.pids = pids
         self.quota = quota
+        self.quota_guard = QuotaGuard(quota, file_limit_bytes)
         self.cpu_s = cpu_s
         self._cpu_at_start = 0.0
         self._oom_at_start = 0
@@ -43,17 +48,22 @@ class Watchdog:
         self._cpu_at_start = self._cpu_now()
         self._oom_at_start = self.cgroup.oom_kills() if self.cgroup is not None else 0
         self._next_check = 0.0
+        self.quota_guard.begin()
+
+    def end(self, kernel_pid: int | None) -> None:
+        """The cell is over: stop watching; `kernel_pid`, when the kernel lives on, may write again."""
+        self.quota_guard.end(kernel_pid)
 
     def check(self) -> str | None:
         """"cpu" or "disk" when the cell went past that limit, else None (rate-limited)."""
+        if self.quota_guard.tripped.is_set():
+            return "disk"
         now = time.monotonic()
         if now < self._next_check:
             return None
         self._next_check = now + CHECK_EVERY_S
         if self._cpu_now() - self._cpu_at_start > self.cpu_s:
             return "cpu"
-        if self.quota.exceeded():
-            return "disk"
         return None
 
     def cpu_used(self) -> float:

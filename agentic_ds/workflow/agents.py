@@ -14,7 +14,7 @@ from google.genai import types
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode, agent
 from agentic_ds.workflow.loops import NonEscalatingLoopAgent
-from agentic_ds.workflow.prompting import instruction
+from agentic_ds.workflow.prompting import PromptProviders
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import StructuredAgent
 
@@ -23,13 +23,16 @@ ContextBuilder = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 def llm_agent(services: RunServices, name: str, mode: Mode, context: ContextBuilder, **kwargs: Any) -> LlmAgent:
     """Agent `name` as the table of agents describes it: its model, its prompt for `mode` rendered with
-    `context(state)`, its tools and output key, and, with an output schema, as a `StructuredAgent`."""
+    `context(state)` (the static part as its instruction, the per-call part through `services.per_call`), its
+    tools and output key, and, with an output schema, as a `StructuredAgent`."""
     entry = agent(name)
     kwargs.setdefault("include_contents", "none")
+    prompt = PromptProviders(entry.prompt_for(mode), context)
+    services.per_call.register(name, prompt.per_call)
     common: dict[str, Any] = {
         "name": name,
         "model": services.model(name),
-        "instruction": instruction(entry.prompt_for(mode), context),
+        "instruction": prompt.instruction,
         "output_key": entry.output_key,
         "tools": services.tools(entry.tools),
     }

@@ -159,7 +159,10 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     root = build_tree(services, request.mode)
     guards, budget = _context_plugins(request, llms, overrides)
     usage = UsagePlugin(budget)
-    app = App(name=ROOT, root_agent=root, plugins=[usage, *guards])
+    # The per-call part of each prompt goes in before the compaction guard counts and compacts the request.
+    compaction = [g for g in guards if g.name == "compaction_guard"]
+    others = [g for g in guards if g.name != "compaction_guard"]
+    app = App(name=ROOT, root_agent=root, plugins=[usage, *others, services.per_call, *compaction])
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
     # A telemetry config read from the environment once: without one, ADK builds a new one (and re-reads six

@@ -2,6 +2,11 @@
 
 A missing variable is an error at render time, never a literal placeholder sent to a model (tests check every
 template for leftover syntax). ADK's own `{key}` templating is bypassed by giving agents callables.
+
+Every template is two blocks: `static` (role, rules, answer format, task, data profile: the same on every call of
+a run) and then `per_call` (current stage, attempt, feedback, earlier results). The static part is the agent's
+system instruction and the per-call part follows it in the request (`agentic_ds.context.per_call`), so the
+longest possible prefix is identical from one call to the next and providers serve it from their prompt cache.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +25,7 @@ from agentic_ds.bundled import PROMPTS, bundled_dir
 from agentic_ds.errors import ConfigError, RunFailed
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
+STATIC, PER_CALL = "static", "per_call"
 PROMPTS_DIR_ENV = "AGENTIC_DS_PROMPTS_DIR"
 
 
@@ -61,31 +68,68 @@ def require_templates(names: Iterable[str]) -> None:
                           hint=f"copy them from the bundled prompts, or unset {PROMPTS_DIR_ENV}")
 
 
-def render(name: str, context: Mapping[str, Any]) -> str:
-    """Render `prompts/<name>.md.j2`; raises `PromptError` on a missing variable or a broken template."""
+@dataclass(frozen=True)
+class PromptParts:
+    static: str    # the same on every call of a run: the system instruction
+    per_call: str  # what changes between calls; "" when every per-call section is empty
+
+    @property
+    def text(self) -> str:
+        return f"{self.static}\n{self.per_call}" if self.per_call else self.static
+
+
+def _tidy(text: str) -> str:
+    text = _BLANK_RUNS.sub("\n\n", text).strip()
+    return text + "\n" if text else ""
+
+
+def render_parts(name: str, context: Mapping[str, Any]) -> PromptParts:
+    """Render the `static` and `per_call` blocks of `prompts/<name>.md.j2` (a template without blocks is all
+    static); `PromptError` on a missing variable, a broken template or only one of the two blocks."""
     env = _environment(str(prompts_dir()))
     try:
-        text = env.get_template(f"{name}.md.j2").render(**context)
+        template = env.get_template(f"{name}.md.j2")
+        if not template.blocks:  # a template of one piece (e.g. a user's own, from before the split) is all static
+            return PromptParts(static=_tidy(template.render(**context)), per_call="")
+        if set(template.blocks) != {STATIC, PER_CALL}:
+            raise PromptError(f"prompt '{name}' must have both blocks '{STATIC}' and '{PER_CALL}', or none")
+        blocks = {
+            block: "".join(template.blocks[block](template.new_context(dict(context)))) for block in (STATIC, PER_CALL)
+        }
     except jinja2.TemplateError as exc:
         raise PromptError(f"prompt '{name}' could not be rendered: {exc}") from exc
-    return _BLANK_RUNS.sub("\n\n", text).strip() + "\n"
+    return PromptParts(static=_tidy(blocks[STATIC]), per_call=_tidy(blocks[PER_CALL]))
 
 
-def instruction(name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> Callable[[Any], str]:
-    """An ADK instruction provider: `build(state) -> context`, then render the template.
+def render(name: str, context: Mapping[str, Any]) -> str:
+    """The whole prompt `prompts/<name>.md.j2`, static part then per-call part (for a coder that takes one
+    prompt); raises `PromptError` on a missing variable or a broken template."""
+    return render_parts(name, context).text
+
+
+class PromptProviders:
+    """An agent's prompt as ADK asks for it: `instruction` (an instruction provider: the static part) and
+    `per_call(state)` (the rest), from `build(state) -> context` rendered with template `name`.
 
     ADK asks for the instruction before every model call, and within a turn the state it is built from
-    rarely changes: the last context and its text are kept, and the template is rendered again only
+    rarely changes: the last context and its parts are kept, and the template is rendered again only
     when the context differs. State values are replaced, never edited in place (see `plan_state`), so
     comparing contexts by value sees every change.
     """
-    last: list[Any] = [None, ""]
 
-    def provider(ctx: Any) -> str:
-        context = build(ctx.state)
-        if context != last[0]:
-            last[:] = [context, render(name, context)]
-        return last[1]
+    def __init__(self, name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> None:
+        self.name = name
+        self._build = build
+        self._last: tuple[Any, PromptParts] | None = None
 
-    provider.__name__ = f"{name}_instruction"
-    return provider
+    def parts(self, state: Mapping[str, Any]) -> PromptParts:
+        context = self._build(state)
+        if self._last is None or context != self._last[0]:
+            self._last = (context, render_parts(self.name, context))
+        return self._last[1]
+
+    def instruction(self, ctx: Any) -> str:
+        return self.parts(ctx.state).static
+
+    def per_call(self, state: Mapping[str, Any]) -> str:
+        return self.parts(state).per_call

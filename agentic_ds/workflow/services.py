@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from agentic_ds.agent_table import Tools
 from agentic_ds.config.settings import Settings
+from agentic_ds.context.per_call import PerCallInstructions
 from agentic_ds.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class RunServices:
     code_runner: CodeRunner
     skills: SkillLibrary | None = None
     coder_factory: CoderFactory | None = None
+    per_call: PerCallInstructions = field(default_factory=PerCallInstructions)  # a plugin of the run's App
 
     def model(self, agent_name: str) -> BaseLlm:
         return self.models[agent_name]

@@ -1,0 +1,168 @@
+"""Stops the sandbox the moment the run's disk quota is passed, however fast the disk and however busy
+the CLI's event loop.
+
+While a cell runs, a watcher process (`quota_watcher`, its own interpreter: it never waits for the
+CLI's) reads the free space of the work folders' filesystems every 2 ms (`statvfs`, constant time).
+When the folders may have grown past the quota, it stops every process of the sandbox with SIGSTOP
+(the kernel first, then the sweep's own set: cgroup members and descendants of the sandbox's root,
+never found by name), and only then does this guard's thread measure the growth exactly: a false
+alarm (other programs on the machine wrote) costs the sandbox a pause the length of one walk. When
+it is real, the kernel's other processes are killed at once (SIGKILL, unlike SIGSTOP, cuts short a
+write under way; the sweep would kill them anyway), the kernel's RLIMIT_FSIZE is lowered to 0, so
+any write that would grow a file fails with "File too large" once it runs again, and `tripped` is
+set: the execution loop interrupts the kernel and `release()`s it. When the cell ends, `end()` gives
+the kernel back its file size limit. What is written past the quota is what the sandbox's processes
+wrote within one poll and the stop, plus the write each of the kernel's threads had under way.
+
+Raising a hard limit back needs CAP_SYS_RESOURCE: as root the hard limit is lowered too; otherwise
+only the soft one, which the code could raise again. Code that does so and writes past the quota a
+second time (by more than one file's size) is stopped for good: the kernel does not answer any more,
+and is restarted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from agentic_ds.sandbox.quota import DiskQuota
+
+CAP_SYS_RESOURCE = 24
+WATCHER = Path(__file__).with_name("quota_watcher.py")
+
+
+class QuotaGuard:
+    def __init__(self, quota: DiskQuota, file_limit_bytes: int) -> None:
+        self.quota = quota
+        self.file_limit = file_limit_bytes
+        self.tripped = threading.Event()
+        self._released = threading.Event()
+        self._done = False
+        self._lock = threading.Lock()   # arming and disarming the watcher: never arm after the cell ended
+        self._thread: threading.Thread | None = None
+        self._watcher: subprocess.Popen[bytes] | None = None
+        self._kernel: int | None = None
+        self._stopped: set[int] = set()
+        self._lower_hard = _has_capability(CAP_SYS_RESOURCE)
+
+    def start(self, *, kernel: int, root: int, spare: set[int], cgroup_procs: Path | None) -> None:
+        """Start the watcher for a started kernel (`spare`: the processes above it, never stopped)."""
+        self._kernel = kernel
+        self._watcher = subprocess.Popen(
+            [sys.executable, "-E", "-s", "-S", str(WATCHER), str(kernel), str(root), ",".join(map(str, sorted(spare))),
+             str(cgroup_procs) if cgroup_procs is not None else "-", *map(str, self.quota.folders)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
+        )
+
+    def close(self) -> None:
+        self.end(kernel_pid=None)
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            with contextlib.suppress(OSError):
+                watcher.stdin.close()   # type: ignore[union-attr]
+            try:
+                watcher.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                watcher.kill()
+                watcher.wait()
+            watcher.stdout.close()   # type: ignore[union-attr]
+
+    def begin(self) -> None:
+        """Watch this cell (the quota's `begin()` was called: it measures from the cell's start)."""
+        if self._watcher is None:
+            return
+        self.tripped.clear()
+        self._released.clear()
+        self._stopped = set()
+        self._done = False
+        self._arm()
+        self._thread = threading.Thread(target=self._watch, name="agentic-ds-quota-guard", daemon=True)
+        self._thread.start()
+
+    def release(self) -> None:
+        """Continue the processes the first stop left (the cell's others were killed; the kernel, interrupted,
+        now fails to grow any file). A later stop is for good."""
+        if self.tripped.is_set() and not self._released.is_set():
+            _signal(self._stopped, signal.SIGCONT)
+            self._stopped = set()
+            self._released.set()
+
+    def end(self, kernel_pid: int | None) -> None:
+        """Stop watching; give `kernel_pid` (the kernel, when it lives on) its file size limit back."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        with self._lock:
+            self._done = True
+            self._tell("disarm")
+        self._released.set()   # wakes the thread if it waits for a release that will not come
+        thread.join()
+        if kernel_pid is None or not self.tripped.is_set():
+            return
+        _signal(self._stopped, signal.SIGCONT)
+        with contextlib.suppress(OSError):
+            resource.prlimit(kernel_pid, resource.RLIMIT_FSIZE, (self.file_limit, self.file_limit))
+
+    # -- the thread -----------------------------------------------------------------------------
+    def _watch(self) -> None:
+        assert self._watcher is not None and self._watcher.stdout is not None
+        for line in self._watcher.stdout:
+            words = line.split()
+            if words[:1] != [b"stopped"]:
+                return   # "disarmed" (or the watcher ended: nothing more will come)
+            stopped = {int(pid) for pid in words[1:]}
+            if not self.quota.confirm():
+                self._arm()   # measured from here on; armed before the sandbox continues
+                _signal(stopped, signal.SIGCONT)
+                continue
+            if self._kernel in stopped:   # the cell's other processes are killed now: that cuts short a write
+                _signal(stopped - {self._kernel}, signal.SIGKILL)
+                stopped = {self._kernel}
+            self._forbid_growth(stopped)
+            self._stopped = stopped
+            if self.tripped.is_set():
+                continue   # the second time: stopped for good
+            self.tripped.set()
+            self._released.wait()
+            self.quota.allow_more(self.file_limit)
+            self._arm()
+
+    def _arm(self) -> None:
+        budget, free = self.quota.budget()
+        with self._lock:
+            if not self._done:
+                self._tell("arm " + " ".join([str(budget), *(f"{dev}={value}" for dev, value in free.items())]))
+
+    def _tell(self, line: str) -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self._watcher.stdin.write((line + "\n").encode())   # type: ignore[union-attr]
+            self._watcher.stdin.flush()   # type: ignore[union-attr]
+
+    def _forbid_growth(self, pids: Iterable[int]) -> None:
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+                resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, 0 if self._lower_hard else hard))
+
+
+def _signal(pids: Iterable[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+
+def _has_capability(bit: int) -> bool:
+    """Whether this process has the capability (effective set), e.g. CAP_SYS_RESOURCE."""
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("CapEff:"):
+                    return bool(int(line.split()[1], 16) >> bit & 1)
+    return False

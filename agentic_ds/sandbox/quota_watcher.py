@@ -1,0 +1,115 @@
+"""The quota guard's watcher: a small process of its own, so that noticing the quota passed and stopping the
+sandbox never waits for the CLI's interpreter lock (a busy or descheduled event loop holds it for
+milliseconds, in which a few processes writing to the page cache put tens of MB on disk).
+
+    python -E -s -S quota_watcher.py KERNEL ROOT SPARE CGROUP_PROCS FOLDER...
+
+KERNEL is the kernel's process id, ROOT the sandbox's root process, SPARE the comma-separated
+processes never stopped (the bubblewrap processes above the kernel), CGROUP_PROCS the sandbox
+cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET DEV=FREE...` (stop the sandbox once
+the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free) and
+`disarm` (answered `disarmed`). Once armed, the free space is read every 2 ms; past the budget, the
+kernel is stopped (SIGSTOP; it cannot start more processes), then every other process of the sandbox
+until no new one appears, and `stopped PID...` is written; the guard does the rest. Runs on the
+standard library and `proctree` only (started by path, it starts in milliseconds); as root, at
+real-time priority (it sleeps almost all the time). Ends when stdin closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import select
+import signal
+import sys
+from pathlib import Path
+
+POLL_S = 0.002
+
+
+def _load_proctree():   # started by path, not as part of the package (whose imports take half a second)
+    spec = importlib.util.spec_from_file_location("agentic_ds_proctree", Path(__file__).with_name("proctree.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+descendants = _load_proctree().descendants
+
+
+def main(argv: list[str]) -> None:
+    kernel, root = int(argv[0]), int(argv[1])
+    spare = {int(pid) for pid in argv[2].split(",") if pid}
+    cgroup_procs = None if argv[3] == "-" else argv[3]
+    folders = argv[4:]
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    pending = b""
+    armed: tuple[int, dict[int, int]] | None = None
+    while True:
+        ready, _, _ = select.select([0], [], [], POLL_S if armed else None)
+        if ready:
+            data = os.read(0, 65536)
+            if not data:
+                return
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                armed = _command(line.decode().split(), armed)
+        if armed is not None and _lost(folders, armed[1]) > armed[0]:
+            stopped = _stop_all(kernel, root, spare, cgroup_procs)
+            _say("stopped " + " ".join(str(pid) for pid in sorted(stopped)))
+            armed = None
+
+
+def _command(words: list[str], armed: tuple[int, dict[int, int]] | None) -> tuple[int, dict[int, int]] | None:
+    if words[:1] == ["arm"]:
+        free = {int(dev): int(value) for dev, value in (word.split("=") for word in words[2:])}
+        return int(words[1]), free
+    if words[:1] == ["disarm"]:
+        _say("disarmed")
+        return None
+    return armed
+
+
+def _lost(folders: list[str], free_at_base: dict[int, int]) -> int:
+    """Bytes the folders' filesystems lost since the baseline (each filesystem counted once)."""
+    free: dict[int, int] = {}
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            vfs = os.statvfs(folder)
+            free[os.stat(folder).st_dev] = vfs.f_bfree * vfs.f_frsize
+    return sum(max(0, free_at_base.get(dev, now) - now) for dev, now in free.items())
+
+
+def _stop_all(kernel: int, root: int, spare: set[int], cgroup_procs: str | None) -> set[int]:
+    stopped = {kernel}
+    _signal(stopped, signal.SIGSTOP)
+    while True:
+        found = descendants(root)
+        if cgroup_procs is not None:
+            with contextlib.suppress(OSError, ValueError):
+                with open(cgroup_procs) as procs:
+                    found |= {int(pid) for pid in procs.read().split()}
+        new = found - spare - stopped
+        if not new:
+            return stopped
+        _signal(new, signal.SIGSTOP)
+        stopped |= new
+
+
+def _signal(pids: set[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+
+def _say(line: str) -> None:
+    os.write(1, (line + "\n").encode())
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # a Ctrl-C of the CLI is the CLI's to handle; stdin closing ends us
+    main(sys.argv[1:])

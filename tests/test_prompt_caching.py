@@ -1,0 +1,196 @@
+"""Prompt caching: what stays the same between an agent's calls comes first in every request, and Claude models
+get Anthropic's cache markers on it (checked on the bytes LiteLLM sends to a fake provider on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentic_ds.context.cache_markers import wants_cache_markers
+from agentic_ds.context.per_call import is_per_call
+from agentic_ds.testing.harness import run_scripted
+from agentic_ds.workflow.prompting import render, render_parts, template_names
+from tests.cache_marker_probe import PER_CALL, STATIC
+from tests.conftest import CREDENTIAL_VARS
+from tests.fake_provider import FakeProvider
+from tests.workflow_scripts import happy_scripts, write_sales
+
+# Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
+# template is per-call and must sit below everything static.
+RUN_STATIC = {"task", "data_profile", "input_problems", "max_stages", "mode"}
+STATIC_OF = {"plan_parser": {"plan"}}  # the parser re-asks about one plan
+
+
+def stage(tag: str) -> dict:
+    return {"id": f"s-{tag}", "title": f"title {tag}", "description": f"does {tag}", "expected_outputs": [f"out-{tag}"]}
+
+
+CONTEXT_VARS = {
+    "plan_maker": ["task", "data_profile", "input_problems", "previous_plan", "review", "max_stages"],
+    "plan_reviewer": ["task", "data_profile", "plan"],
+    "confirmation": ["subject", "review"],
+    "plan_parser": ["plan", "previous_error"],
+    "coding_agent": ["task", "data_profile", "stage_map", "finished_stages", "stage", "feedback", "last_error",
+                     "previous_code", "skills"],
+    "code_reviewer": ["task", "stage", "execution", "summary", "files"],
+    "criteria_checker": ["task", "criteria", "stage_results", "files"],
+    "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
+    "summary_agent": ["task", "mode", "run_status", "plan", "stage_results", "criteria", "files", "status"],
+    "simple_coder": ["task", "data_profile", "earlier_attempts", "skills"],
+    "answer_validator": ["task", "execution", "summary", "files"],
+    "simple_summary": ["task", "mode", "run_status", "answer", "files", "status"],
+}
+
+
+def context(name: str, tag: str) -> dict:
+    """Every variable filled; run-static ones the same whatever `tag`, per-call ones carrying `tag`."""
+    static = RUN_STATIC | STATIC_OF.get(name, set())
+    values = {}
+    for var in CONTEXT_VARS[name]:
+        if var in static:
+            values[var] = 5 if var == "max_stages" else f"RUN-STATIC-{var}"
+        elif var == "stage":
+            values[var] = stage(tag)
+        elif var == "stages_left":
+            values[var] = {"A": 1, "B": 2}[tag]
+        else:
+            values[var] = f"PER-CALL-{var}-{tag}"
+    return values
+
+
+def test_every_template_is_covered():
+    assert sorted(f"{name}.md.j2" for name in CONTEXT_VARS) == template_names()
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXT_VARS))
+def test_everything_static_comes_before_anything_that_changes_between_calls(name):
+    a, b = render_parts(name, context(name, "A")), render_parts(name, context(name, "B"))
+    # the static part (the system instruction) is the same whatever changes between calls, and holds none of it
+    assert a.static == b.static
+    assert "PER-CALL" not in a.static and "s-A" not in a.static
+    for var in set(CONTEXT_VARS[name]) & (RUN_STATIC | STATIC_OF.get(name, set())) - {"max_stages"}:
+        assert f"RUN-STATIC-{var}" in a.static, var
+    # the role, rules and answer format are static: in the whole prompt, every line that is the same for both
+    # contexts sits in the static part, except the headings of per-call sections
+    full_a, full_b = render(name, context(name, "A")), render(name, context(name, "B"))
+    shared = set(full_a.splitlines()) & set(full_b.splitlines())
+    stray = [line for line in shared if line.strip() and not line.startswith("## ") and line not in a.static]
+    assert not stray, f"static text below a per-call section in {name}.md.j2: {stray}"
+    # nothing per-call is lost: it is all in the per-call part
+    for var in set(CONTEXT_VARS[name]) - RUN_STATIC - STATIC_OF.get(name, set()):
+        if var not in ("stage", "stages_left"):
+            assert f"PER-CALL-{var}-A" in a.per_call, var
+    assert full_a.startswith(a.static) and full_a.rstrip().endswith(a.per_call.rstrip())
+
+
+async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_the_end(tmp_path):
+    outcome, models = await run_scripted(tmp_path, "Mean price by region?", [write_sales(tmp_path / "data")],
+                                         happy_scripts())
+    assert outcome.status == "completed", outcome.reason
+    coder = models["coding_agent"].requests  # stage 1: call, answer; stage 2: call, answer
+    assert len(coder) == 4
+    # the system instruction and the tools are identical on every call, across stages too
+    assert len({r.config.system_instruction for r in coder}) == 1
+    assert len({str(r.config.tools) for r in coder}) == 1
+    system = coder[0].config.system_instruction
+    for static in ("## Rules", "## Task", "## Data profile", "inputs/sales.csv"):
+        assert static in system
+    assert "## Current stage" not in system and "## Stage map" not in system
+    # the per-call part leads the contents and names the stage of its call
+    for request, stage_id in zip(coder, ["s1", "s1", "s2", "s2"], strict=True):
+        head = request.contents[0]
+        assert is_per_call(head) and f"Id: {stage_id}" in head.parts[0].text
+    # within a turn the next request is the previous one plus the new exchange: a common prefix
+    for first, second in ((coder[0], coder[1]), (coder[2], coder[3])):
+        assert second.contents[: len(first.contents)] == first.contents
+        assert len(second.contents) > len(first.contents)
+    # the reviewer's static head is the same for both stages as well
+    reviewer = models["code_reviewer"].requests
+    assert reviewer[0].config.system_instruction == reviewer[1].config.system_instruction
+
+
+@pytest.mark.parametrize(("spec", "wanted"), [
+    ("anthropic/claude-sonnet-4-5", True), ("bedrock/anthropic.claude-3-5-sonnet", True),
+    ("vertex_ai/claude-sonnet-4@20250514", True), ("openai/gpt-4o", False), ("ollama_chat/llama3", False),
+    ("openai/claude-proxy", False), ("deepseek/deepseek-chat", False), ("gemini/gemini-2.5-flash", False),
+])
+def test_only_claude_models_get_cache_markers(spec, wanted):
+    assert wants_cache_markers(spec) is wanted
+
+
+PROBE = Path(__file__).with_name("cache_marker_probe.py")
+CLAUDE = "anthropic/claude-sonnet-4-5"
+HOSTED_OPENAI = "openai/gpt-4o"
+LOCAL = "openai/qwen2.5-7b-instruct"
+# A hosted provider's native features, for the stand-in on 127.0.0.1 (a local api_base would otherwise start
+# from the most compatible settings: tools in the text protocol, string content).
+NATIVE = {"tool_calling": "native", "message_content": "parts", "structured_output": "json_schema"}
+
+
+@pytest.fixture(scope="module")
+def sent() -> dict[str, dict]:
+    """What LiteLLM sent for each case, keyed by case, through the product's own model factory, to a fake
+    provider on 127.0.0.1 (`cache_marker_probe.py` runs in a process of its own, without credentials)."""
+    with FakeProvider() as provider:
+        cases = [
+            {"spec": CLAUDE, "api_base": provider.url, "options": NATIVE},
+            {"spec": HOSTED_OPENAI, "api_base": provider.url + "/v1", "options": NATIVE},
+            {"spec": LOCAL, "api_base": provider.url + "/v1"},
+            {"spec": CLAUDE, "api_base": provider.url, "options": NATIVE,
+             "extra": {"cache_control_injection_points": []}},
+        ]
+        env = {k: v for k, v in os.environ.items() if k not in CREDENTIAL_VARS and not k.startswith("AGENTIC_DS_")}
+        done = subprocess.run([sys.executable, str(PROBE), json.dumps(cases)], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert [json.loads(line)["reply"] for line in done.stdout.splitlines()] == ["ok"] * len(cases)
+    assert len(provider.bodies) == len(cases)
+    keys = [CLAUDE, HOSTED_OPENAI, LOCAL, "claude, markers off"]
+    return {
+        key: {"path": path, "body": body} for key, path, body in zip(keys, provider.paths, provider.bodies, strict=True)
+    }
+
+
+def markers(value) -> int:
+    if isinstance(value, dict):
+        return ("cache_control" in value) + sum(markers(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(markers(v) for v in value)
+    return 0
+
+
+def test_claude_gets_a_cache_marker_on_the_static_system_prompt_and_on_the_turn(sent):
+    path, body = sent[CLAUDE]["path"], sent[CLAUDE]["body"]
+    assert path.endswith("/messages")
+    # the system prompt is exactly the static part, marked: with the tools before it, the cached prefix
+    assert [block["text"] for block in body["system"]] == [STATIC]
+    assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert [tool["name"] for tool in body["tools"]] == ["list_files"] and markers(body["tools"]) == 0
+    # the other marker is on the last block of the last message (the turn so far); the per-call part, first in
+    # the messages, carries none of its own
+    assert body["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    first_block = body["messages"][0]["content"][0]
+    assert PER_CALL in first_block["text"] and "cache_control" not in first_block
+    assert markers(body) == 2
+
+
+@pytest.mark.parametrize("spec", [HOSTED_OPENAI, LOCAL])
+def test_other_providers_get_no_cache_marker(sent, spec):
+    path, body = sent[spec]["path"], sent[spec]["body"]
+    assert path.endswith("/chat/completions")
+    assert markers(body) == 0
+    # the static part heads the system message (a local model gets the text-protocol tool list after it)
+    system = body["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith(STATIC)
+    first = body["messages"][1]["content"]
+    first = first if isinstance(first, str) else first[0]["text"]
+    assert PER_CALL in first
+
+
+def test_a_users_own_injection_points_replace_the_markers(sent):
+    assert markers(sent["claude, markers off"]["body"]) == 0
