@@ -36,15 +36,7 @@ TOP_VALUES_KEPT = 5
 MAX_VALUE_CHARS = 60
 MAX_NESTED_ITEMS = 10
 DATE_FORMATS = (
-    "%d/%m/%Y",
-    "%m/%d/%Y",
-    "%d.%m.%Y",
-    "%Y/%m/%d",
-    "%d-%m-%Y",
-    "%m-%d-%Y",
-    "%d %b %Y",
-    "%b %d, %Y",
-    "%Y-%m",
+    "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d-%m-%Y", "%m-%d-%Y", "%d %b %Y", "%b %d, %Y", "%Y-%m",
 )
 MOSTLY_NUMERIC_SHARE = 0.9
 # Text that may be a date in a non-ISO format: 03/15/2024, 15.03.2024, 15 Mar 2024, Mar 15, 2024, 2024-03.
