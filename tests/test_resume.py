@@ -13,7 +13,7 @@ from agentic_ds.config.settings import Settings
 from agentic_ds.offline.model import OfflineLlm
 from agentic_ds.schema import RunRecord, RunStatus
 from agentic_ds.testing.harness import make_request, offline_models, resume_scripted, run_scripted
-from agentic_ds.testing.scripted import call
+from agentic_ds.testing.scripted import call, request_text
 from agentic_ds.workflow.runner import execute_run
 from tests.workflow_scripts import write_sales
 
@@ -36,7 +36,7 @@ class DownAfterTheFirstStage(OfflineLlm):
     """The offline model, whose provider goes down once the first stage (the audit) is done."""
 
     async def generate_content_async(self, llm_request, stream=False):
-        if "Audit data quality" not in str(llm_request.config.system_instruction or ""):
+        if "Audit data quality" not in request_text(llm_request):   # the current stage is in the per-call part
             _fails(llm_request)
         async for response in super().generate_content_async(llm_request, stream):
             yield response

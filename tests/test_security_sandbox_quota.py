@@ -80,6 +80,25 @@ async def test_security_the_quota_holds_while_the_event_loop_is_blocked(sandbox)
         await clean(sandbox)
 
 
+async def test_security_space_another_program_frees_meanwhile_does_not_hide_the_writes(sandbox, tmp_path):
+    """The free space of the filesystem alone would count 200 MB the host deletes as room for the bomb."""
+    big = tmp_path / "host.bin"
+    with open(big, "wb") as handle:
+        for _ in range(50):
+            handle.write(b"h" * (4 * MB))
+        os.fsync(handle.fileno())
+    task = asyncio.ensure_future(sandbox.run(bomb(children=0, fsync=True)))
+    await asyncio.sleep(0.005)   # the cell began: its free space is counted from before the deletion
+    big.unlink()
+    result = await task
+    written = on_disk(sandbox.workspace.root)
+    try:
+        assert "DiskQuota" in result.error, result.error
+        assert written <= bound(1), f"{written / MB:.0f} MB written"
+    finally:
+        await clean(sandbox)
+
+
 async def test_security_after_a_quota_stop_the_kernel_writes_again_up_to_its_file_size_limit(sandbox):
     root = sandbox.workspace.root
     stopped = await sandbox.run(bomb(children=0, fsync=True))

@@ -221,13 +221,18 @@ async def test_no_template_residue_or_placeholder_reaches_any_model(tmp_path):
     """Every prompt every agent really got in a full run is clean: no Jinja syntax, no unfilled `{key}`."""
     import re
 
+    from agentic_ds.context.per_call import is_per_call
+
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     seen = 0
     for name, model in models.items():
-        for i, _ in enumerate(model.requests):
-            system = str(model.requests[i].config.system_instruction or "")
+        for i, request in enumerate(model.requests):
+            system = str(request.config.system_instruction or "")
+            head = request.contents[0] if request.contents else None
+            if head is not None and is_per_call(head):  # the per-call part of the prompt is checked too
+                system += "\n" + head.parts[0].text
             seen += 1
             assert not re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}", system), (name, i)
             assert not re.search(r"\{[a-z_]+\??\}", system), (name, i)  # ADK-style placeholders

@@ -2,7 +2,8 @@
 the CLI's event loop.
 
 While a cell runs, a watcher process (`quota_watcher`, its own interpreter: it never waits for the
-CLI's) reads the free space of the work folders' filesystems every 2 ms (`statvfs`, constant time).
+CLI's) reads the free space of the work folders' filesystems every 2 ms (`statvfs`, constant time),
+and sums their blocks every few ms (files other programs delete give free space back).
 When the folders may have grown past the quota, it stops every process of the sandbox with SIGSTOP
 (the kernel first, then the sweep's own set: cgroup members and descendants of the sandbox's root,
 never found by name), and only then does this guard's thread measure the growth exactly: a false
@@ -136,9 +137,10 @@ class QuotaGuard:
 
     def _arm(self) -> None:
         budget, free = self.quota.budget()
+        words = [str(budget), str(self.quota.threshold), *(f"{dev}={value}" for dev, value in free.items())]
         with self._lock:
             if not self._done:
-                self._tell("arm " + " ".join([str(budget), *(f"{dev}={value}" for dev, value in free.items())]))
+                self._tell("arm " + " ".join(words))
 
     def _tell(self, line: str) -> None:
         with contextlib.suppress(OSError, ValueError, AttributeError):

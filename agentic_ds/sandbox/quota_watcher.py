@@ -6,9 +6,10 @@ milliseconds, in which a few processes writing to the page cache put tens of MB 
 
 KERNEL is the kernel's process id, ROOT the sandbox's root process, SPARE the comma-separated
 processes never stopped (the bubblewrap processes above the kernel), CGROUP_PROCS the sandbox
-cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET DEV=FREE...` (stop the sandbox once
-the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free) and
-`disarm` (answered `disarmed`). Once armed, the free space is read every 2 ms; past the budget, the
+cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET THRESHOLD DEV=FREE...` (stop the
+sandbox once the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free,
+or the folders hold more than THRESHOLD bytes) and `disarm` (answered `disarmed`). Once armed, the
+free space is read every 2 ms, the folders' blocks summed every 5 ms at most; past either, the
 kernel is stopped (SIGSTOP; it cannot start more processes), then every other process of the sandbox
 until no new one appears, and `stopped PID...` is written; the guard does the rest. Runs on the
 standard library and `proctree` only (started by path, it starts in milliseconds); as root, at
@@ -23,9 +24,13 @@ import os
 import select
 import signal
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 POLL_S = 0.002
+WALK_EVERY_S = 0.005     # the folders' blocks are summed at most this often...
+WALK_COST_SHARE = 20     # ...and never more than 1/20th of the time (a tree of many files is walked less often)
 
 
 def _load_proctree():   # started by path, not as part of the package (whose imports take half a second)
@@ -39,6 +44,14 @@ def _load_proctree():   # started by path, not as part of the package (whose imp
 descendants = _load_proctree().descendants
 
 
+@dataclass
+class Armed:
+    budget: int                 # bytes the filesystems may lose before the threshold could be passed
+    threshold: int              # bytes the folders may hold
+    free: dict[int, int]        # free bytes by device when the budget was counted
+    next_walk: float = 0.0
+
+
 def main(argv: list[str]) -> None:
     kernel, root = int(argv[0]), int(argv[1])
     spare = {int(pid) for pid in argv[2].split(",") if pid}
@@ -47,7 +60,7 @@ def main(argv: list[str]) -> None:
     with contextlib.suppress(OSError):
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
     pending = b""
-    armed: tuple[int, dict[int, int]] | None = None
+    armed: Armed | None = None
     while True:
         ready, _, _ = select.select([0], [], [], POLL_S if armed else None)
         if ready:
@@ -58,20 +71,53 @@ def main(argv: list[str]) -> None:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 armed = _command(line.decode().split(), armed)
-        if armed is not None and _lost(folders, armed[1]) > armed[0]:
+        if armed is not None and _passed(folders, armed):
             stopped = _stop_all(kernel, root, spare, cgroup_procs)
             _say("stopped " + " ".join(str(pid) for pid in sorted(stopped)))
             armed = None
 
 
-def _command(words: list[str], armed: tuple[int, dict[int, int]] | None) -> tuple[int, dict[int, int]] | None:
+def _passed(folders: list[str], armed: Armed) -> bool:
+    """Whether the folders may be past the threshold: by the free space, and now and then by their blocks (files
+    another program deleted meanwhile give free space back, which would hide what the sandbox wrote)."""
+    if _lost(folders, armed.free) > armed.budget:
+        return True
+    now = time.monotonic()
+    if now < armed.next_walk:
+        return False
+    used = _blocks(folders)
+    took = time.monotonic() - now
+    armed.next_walk = time.monotonic() + max(WALK_EVERY_S, WALK_COST_SHARE * took)
+    return used > armed.threshold
+
+
+def _command(words: list[str], armed: Armed | None) -> Armed | None:
     if words[:1] == ["arm"]:
-        free = {int(dev): int(value) for dev, value in (word.split("=") for word in words[2:])}
-        return int(words[1]), free
+        free = {int(dev): int(value) for dev, value in (word.split("=") for word in words[3:])}
+        return Armed(budget=int(words[1]), threshold=int(words[2]), free=free)
     if words[:1] == ["disarm"]:
         _say("disarmed")
         return None
     return armed
+
+
+def _blocks(folders: list[str]) -> int:
+    """Bytes allocated under the folders (hard links once, links not followed): a trigger; the guard confirms with
+    its own careful walk."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    pending = list(folders)
+    while pending:
+        with contextlib.suppress(OSError), os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif (st.st_dev, st.st_ino) not in seen:
+                        seen.add((st.st_dev, st.st_ino))
+                        total += st.st_blocks * 512
+    return total
 
 
 def _lost(folders: list[str], free_at_base: dict[int, int]) -> int:
