@@ -20,8 +20,8 @@ MODEL ?= offline
 
 help:
 	@echo "make run     run the main job on $(DATA) with the offline model (no API key needed)"
-	@echo "make test    run the whole test suite"
-	@echo "make lint    ruff and mypy (configured in pyproject.toml; not yet part of make test)"
+	@echo "make test    lint (ruff, mypy), then the whole test suite"
+	@echo "make lint    ruff and mypy only (configured in pyproject.toml)"
 	@echo "make bench   run the benchmarks (figures go to BENCHMARKS.md)"
 	@echo "make test-local  both modes against a real llama.cpp server with SmolLM2-135M (builds it once: 3-8 min)"
 	@echo "variables:   TASK='...' DATA=path MODE=orchestrated|simple MODEL=offline PYTHON=python3.12"
@@ -43,7 +43,8 @@ run: $(STAMP)
 	@command -v bwrap >/dev/null 2>&1 || echo "note: bubblewrap is not installed, so executed code has no sandbox (the offline model's bundled code still runs). Debian/Ubuntu: sudo apt-get install bubblewrap libseccomp2; macOS has none (see SECURITY.md)." >&2
 	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
 
-test: $(STAMP)
+# Lint first: it takes seconds and fails before the suite's minutes.
+test: lint
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

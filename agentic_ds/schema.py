@@ -2,10 +2,11 @@
 records kept in session state.
 
 The writers (the workflow, `workflow/runner.py`) and every reader (the reports, `list`, `show`) use these
-models. Writing validates. Reading never fails: `read_model` (`schema_reading.py`, re-exported here) keeps
-every field that holds what the writer would have written and leaves the others at their defaults, saying which
-in `problems`, so a partial or hand-broken file still shows what it can. Session state stores records as plain dicts (JSON, persisted in
-session.db); `stages_in`/`stages_out` and `criteria_in`/`criteria_out` are the seams where they become models.
+models. Writing validates. Reading never fails: `read_model` (`schema_reading.py`, re-exported here) keeps every
+field that holds what the writer would have written and leaves the others at their defaults, saying which in
+`problems`, so a partial or hand-broken file still shows what it can. Session state stores records as plain
+dicts (JSON, persisted in session.db); `stages_in`/`stages_out` and `criteria_in`/`criteria_out` are the seams
+where they become models.
 """
 
 from __future__ import annotations

@@ -61,7 +61,10 @@ def scripts() -> dict[str, list]:
     plan = base["plan_maker"][0]
     base["plan_maker"] = [plan, plan]
     base["plan_reviewer"] = [text("CHANGES REQUESTED\n1. Name the columns each stage uses."), text("APPROVED")]
-    base["plan_confirmation"] = [as_json({"exit": False, "reason": "columns missing"}), as_json({"exit": True, "reason": "ok"})]
+    base["plan_confirmation"] = [
+        as_json({"exit": False, "reason": "columns missing"}),
+        as_json({"exit": True, "reason": "ok"}),
+    ]
     coder: list = []
     reviews: list = []
     confirmations: list = []

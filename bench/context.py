@@ -228,19 +228,29 @@ async def main() -> None:
     }
     verdict = ", ".join(f"{name}: {'met' if ok else 'MISSED'}" for name, ok in bars.items())
     if not args.no_record:
-        record_section("context", [
-            f"Scripted orchestrated run: {STAGES} stages, {args.cells} `run_python` calls per coder turn, each printing "
-            f"a {args.rows}-row numeric table (~{args.rows * 67 // 1000} KB, real sandbox); {len(FACTS)} planted facts "
-            f"(file name + number) printed in the early cells of stages 1-{FACT_STAGES}. Same settings in both runs "
-            f"(`budget_tokens={args.budget}`, `keep_recent_events={args.keep}`) except `context.compaction`.",
-            "Prompt tokens are counted with `count_tokens(None, request)` on the request each model received; every "
-            "scripted step reports that size as its usage. Facts count as retained when the summary agent's request "
-            "holds their file name and number (the scripted coder reports the fact lines it still sees in its turn).",
-            "",
-            describe("on", with_),
-            describe("off", without),
-            f"- bars: {verdict}",
-        ], result=line)
+        record_section(
+            "context",
+            [
+                f"Scripted orchestrated run: {STAGES} stages, {args.cells} `run_python` calls per coder turn, each "
+                f"printing "
+                f"a {args.rows}-row numeric table (~{args.rows * 67 // 1000} KB, real sandbox); {len(FACTS)} planted "
+                f"facts "
+                f"(file name + number) printed in the early cells of stages 1-{FACT_STAGES}. Same settings in both "
+                f"runs "
+                f"(`budget_tokens={args.budget}`, `keep_recent_events={args.keep}`) except `context.compaction`.",
+                "Prompt tokens are counted with `count_tokens(None, request)` on the request each model received; "
+                "every "
+                "scripted step reports that size as its usage. Facts count as retained when the summary agent's "
+                "request "
+                "holds their file name and number (the scripted coder reports the fact lines it still sees in its "
+                "turn).",
+                "",
+                describe("on", with_),
+                describe("off", without),
+                f"- bars: {verdict}",
+            ],
+            result=line,
+        )
     print(line)
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import record_section  # noqa: E402
 from agentic_ds.context.loop_detector import LoopDetector, LoopKind, find_repeated_passage  # noqa: E402
+from bench.record import record_section  # noqa: E402
 
 Step = tuple  # ("text", str) | ("call", name, args) | ("result", name, error_or_None)
 
@@ -48,25 +48,37 @@ def run(transcript: Transcript, chunk: int) -> set[str]:
 
 # -- material ---------------------------------------------------------------------------------
 PASSAGES = [
-    "I will load inputs/sales.csv with pandas, check the column types, and compute the monthly revenue per region before plotting it.",
-    "The model did not converge. Let me increase max_iter to 1000 and standardise the features first, then fit the logistic regression again.",
-    "```python\nimport pandas as pd\ndf = pd.read_csv('inputs/data.csv', parse_dates=['date'])\nprint(df.describe())\n```",
-    "| region | revenue | growth |\n|---|---|---|\n| north | 1200.5 | 0.12 |\n| south | 980.1 | 0.08 |\n| east | 1010.7 | 0.10 |",
+    "I will load inputs/sales.csv with pandas, check the column types, and compute the monthly revenue per region "
+    "before plotting it.",
+    "The model did not converge. Let me increase max_iter to 1000 and standardise the features first, then fit the "
+    "logistic regression again.",
+    "```python\nimport pandas as pd\ndf = pd.read_csv('inputs/data.csv', parse_dates=['date'])\nprint(df.describe())\n"
+    "```",
+    "| region | revenue | growth |\n|---|---|---|\n| north | 1200.5 | 0.12 |\n| south | 980.1 | 0.08 |\n"
+    "| east | 1010.7 | 0.10 |",
     'Let me try again: {"stage": "s2", "action": "rerun", "reason": "the output file outputs/table.csv is missing"}.',
-    "Analysis plan: first profile every file, then clean the date column, then aggregate by week and test the trend with a Mann-Kendall test.",
-    "Wait, I need to re-read the data profile. The column order_date is a string, so I will parse it with pd.to_datetime and format='%Y-%m-%d'.",
-    "def summarise(frame):\n    stats = frame.describe().T\n    stats['missing'] = frame.isna().sum()\n    return stats.round(3)",
-    "thinking about the problem the data has three columns and the answer requires grouping them by the category then counting them all again",
-    "Step 4: write outputs/summary.json with the fitted coefficients, their standard errors and the p-values, then save the residual plot.",
-    "The correlation between price and demand is -0.62 (p < 0.001), which suggests strong elasticity in the north region for all quarters.",
-    "Je vais charger le fichier inputs/ventes.csv, vérifier les types de colonnes, puis calculer le chiffre d'affaires mensuel par région.",
+    "Analysis plan: first profile every file, then clean the date column, then aggregate by week and test the trend "
+    "with a Mann-Kendall test.",
+    "Wait, I need to re-read the data profile. The column order_date is a string, so I will parse it with "
+    "pd.to_datetime and format='%Y-%m-%d'.",
+    "def summarise(frame):\n    stats = frame.describe().T\n    stats['missing'] = frame.isna().sum()\n"
+    "    return stats.round(3)",
+    "thinking about the problem the data has three columns and the answer requires grouping them by the category then "
+    "counting them all again",
+    "Step 4: write outputs/summary.json with the fitted coefficients, their standard errors and the p-values, then "
+    "save the residual plot.",
+    "The correlation between price and demand is -0.62 (p < 0.001), which suggests strong elasticity in the north "
+    "region for all quarters.",
+    "Je vais charger le fichier inputs/ventes.csv, vérifier les types de colonnes, puis calculer le chiffre d'affaires "
+    "mensuel par région.",
 ]
 ERRORS = [
     "Traceback (most recent call last):\n  File \"<cell>\", line {n}, in <module>\nKeyError: 'revenue'",
-    "Traceback (most recent call last):\n  File \"<cell>\", line {n}\nValueError: could not convert string to float: 'n/a'",
+    "Traceback (most recent call last):\n  File \"<cell>\", line {n}\n"
+    "ValueError: could not convert string to float: 'n/a'",
     "FileNotFoundError: [Errno 2] No such file or directory: 'inputs/sales_2023.csv'",
     "<object at 0x{n:x}> raised TypeError: unsupported operand type(s) for +: 'int' and 'str'",
-    "duckdb.BinderException: Referenced column \"amount\" not found in FROM clause (attempt {n})",
+    'duckdb.BinderException: Referenced column "amount" not found in FROM clause (attempt {n})',
 ]
 
 
@@ -100,7 +112,10 @@ def loop_transcripts(rng: random.Random) -> list[Transcript]:
 
 def legit_transcripts(rng: random.Random) -> list[Transcript]:
     out: list[Transcript] = []
-    header = "| region | month | revenue (EUR) | orders | average basket (EUR) | returning customers (%) |\n|---|---|---|---|---|---|"
+    header = (
+        "| region | month | revenue (EUR) | orders | average basket (EUR) | returning customers (%) |\n"
+        "|---|---|---|---|---|---|"
+    )
     for i in range(4):
         tables = []
         for t in range(4):
@@ -109,21 +124,38 @@ def legit_transcripts(rng: random.Random) -> list[Transcript]:
             tables.append(f"### Table {t + 1}\n{header}\n{rows}")
         out.append(Transcript(f"repeated-table-header-{i}", None, [("text", "\n\n".join(tables))]))
     for i in range(4):
-        rows = "\n".join(f"| {name} | {rng.randint(0, 500)} | {rng.random():.3f} | missing values: {rng.randint(0, 9)} |"
-                         for name in [f"column_{k}" for k in range(30)])
-        out.append(Transcript(f"similar-table-rows-{i}", None, [("text", "| column | count | share | note |\n|---|---|---|---|\n" + rows)]))
+        rows = "\n".join(
+            f"| {name} | {rng.randint(0, 500)} | {rng.random():.3f} | missing values: {rng.randint(0, 9)} |"
+            for name in [f"column_{k}" for k in range(30)]
+        )
+        out.append(
+            Transcript(
+                f"similar-table-rows-{i}",
+                None,
+                [("text", "| column | count | share | note |\n|---|---|---|---|\n" + rows)],
+            )
+        )
     for i in range(4):
-        blocks = [f"plt.figure(figsize=(8, 5))\nplt.hist(df['{c}'].dropna(), bins=30)\nplt.title('Distribution of {c}')\n"
-                  f"plt.tight_layout()\nplt.savefig('figures/{c}.png', dpi=120)\nplt.close()" for c in ["price", "qty", "margin", "tax", "age"][: 3 + i % 3]]
+        blocks = [
+            f"plt.figure(figsize=(8, 5))\nplt.hist(df['{c}'].dropna(), bins=30)\nplt.title('Distribution of {c}')\n"
+            f"plt.tight_layout()\nplt.savefig('figures/{c}.png', dpi=120)\nplt.close()"
+            for c in ["price", "qty", "margin", "tax", "age"][: 3 + i % 3]
+        ]
         out.append(Transcript(f"code-boilerplate-{i}", None, [("text", "```python\n" + "\n".join(blocks) + "\n```")]))
     for i in range(4):
-        sentences = " ".join(f"In {2015 + k}, the average revenue per customer in the north region was {rng.uniform(50, 90):.2f} EUR, "
-                             f"up {rng.uniform(0, 9):.1f}% on the previous year." for k in range(8))
+        sentences = " ".join(
+            f"In {2015 + k}, the average revenue per customer in the north region was {rng.uniform(50, 90):.2f} EUR, "
+            f"up {rng.uniform(0, 9):.1f}% on the previous year."
+            for k in range(8)
+        )
         out.append(Transcript(f"similar-sentences-{i}", None, [("text", sentences)]))
     for i in range(4):
         steps: list[Step] = []
         for k in range(6):
-            steps += [("call", "read_file", {"path": f"stages/0{i}-clean/cell_{k:03d}.out.txt"}), ("result", "read_file", None)]
+            steps += [
+                ("call", "read_file", {"path": f"stages/0{i}-clean/cell_{k:03d}.out.txt"}),
+                ("result", "read_file", None),
+            ]
         out.append(Transcript(f"similar-tool-calls-{i}", None, steps))
     for i in range(3):
         code = "df = pd.read_csv('inputs/a.csv')"
@@ -143,17 +175,27 @@ def legit_transcripts(rng: random.Random) -> list[Transcript]:
         steps = [("call", "run_python", {"code": f"step_{k}()"}) for k in range(1)]
         steps = []
         for k, template in enumerate(ERRORS[:4]):
-            steps += [("call", "run_python", {"code": f"step_{k}()"}), ("result", "run_python", template.format(n=k + i))]
+            steps += [
+                ("call", "run_python", {"code": f"step_{k}()"}),
+                ("result", "run_python", template.format(n=k + i)),
+            ]
         out.append(Transcript(f"different-errors-{i}", None, steps))
-    report = "\n".join(f"## Stage {k}: {topic}\n\n**Method.** We used the cleaned data in outputs/clean_{k}.csv.\n\n"
-                       f"**Result.** The estimate is {rng.uniform(0, 1):.3f} with n = {rng.randint(100, 999)}.\n\n---"
-                       for k, topic in enumerate(["profiling", "cleaning", "trend", "seasonality", "forecast", "risks"]))
+    report = "\n".join(
+        f"## Stage {k}: {topic}\n\n**Method.** We used the cleaned data in outputs/clean_{k}.csv.\n\n"
+        f"**Result.** The estimate is {rng.uniform(0, 1):.3f} with n = {rng.randint(100, 999)}.\n\n---"
+        for k, topic in enumerate(["profiling", "cleaning", "trend", "seasonality", "forecast", "risks"])
+    )
     out.append(Transcript("report-with-repeated-structure", None, [("text", report)]))
     listing = "\n".join(f"outputs/tables/region_{r}_month_{m:02d}_summary_statistics_with_confidence_intervals.csv"
                         for r in ["north", "south"] for m in range(1, 13))
     out.append(Transcript("long-similar-file-list", None, [("text", listing)]))
-    answers = [("text", f"Stage {k} is approved: the figures in figures/0{k}-trend.png match the numbers {rng.randint(1, 99)}.")
-               for k in range(5)]
+    answers = [
+        (
+            "text",
+            f"Stage {k} is approved: the figures in figures/0{k}-trend.png match the numbers {rng.randint(1, 99)}.",
+        )
+        for k in range(5)
+    ]
     out.append(Transcript("short-similar-answers", None, answers))
     return out
 
@@ -168,15 +210,24 @@ def realistic_text(size: int, rng: random.Random) -> str:
     while total < size:
         kind = rng.randrange(4)
         if kind == 0:
-            part = " ".join(" ".join(rng.choice(vocab) for _ in range(rng.randint(6, 18))).capitalize() + f" {rng.random():.4f}."
-                            for _ in range(rng.randint(2, 6)))
+            part = " ".join(
+                " ".join(rng.choice(vocab) for _ in range(rng.randint(6, 18))).capitalize() + f" {rng.random():.4f}."
+                for _ in range(rng.randint(2, 6))
+            )
         elif kind == 1:
-            part = "\n".join(f"df_{rng.randint(0, 999)} = df.groupby('{rng.choice(vocab)}')['{rng.choice(vocab)}'].mean()"
-                             for _ in range(rng.randint(3, 10)))
+            part = "\n".join(
+                f"df_{rng.randint(0, 999)} = df.groupby('{rng.choice(vocab)}')['{rng.choice(vocab)}'].mean()"
+                for _ in range(rng.randint(3, 10))
+            )
         elif kind == 2:
-            part = "\n".join(f"| {rng.choice(vocab)} | {rng.randint(0, 10**6)} | {rng.random():.3f} |" for _ in range(rng.randint(3, 12)))
+            part = "\n".join(
+                f"| {rng.choice(vocab)} | {rng.randint(0, 10**6)} | {rng.random():.3f} |"
+                for _ in range(rng.randint(3, 12))
+            )
         else:
-            part = "\n".join(f"outputs/{rng.choice(vocab)}_{rng.randint(0, 10**5)}.csv" for _ in range(rng.randint(2, 6)))
+            part = "\n".join(
+                f"outputs/{rng.choice(vocab)}_{rng.randint(0, 10**5)}.csv" for _ in range(rng.randint(2, 6))
+            )
         parts.append(part)
         total += len(part) + 2
     return "\n\n".join(parts)[:size]
@@ -209,13 +260,19 @@ def main() -> None:
     ratio = per_char_large / per_char_small
     summary = (f"loops: recall={recall:.3f} false_positives={len(false_positives)} "
                f"linear_ratio={ratio:.2f} us_per_char={per_char_large:.4f}")
-    record_section("loops", [
-        f"- transcripts: {len(loops)} loops ({sum(t.expected == 'repeated_text' for t in loops)} text, "
-        f"{sum(t.expected == 'repeated_tool_call' for t in loops)} tool call, {sum(t.expected == 'repeated_error' for t in loops)} error) "
-        f"and {len(legit)} legitimate repetitions, each run streamed in 7-char chunks and whole",
-        f"- time per character: {per_char_small:.4f} us on 100 KB, {per_char_large:.4f} us on 1 MB (CPU time, best of 3)",
-        "- bars: recall >= 0.95, 0 false positives, linear_ratio <= 3, us_per_char <= 0.1",
-    ], result=summary)
+    record_section(
+        "loops",
+        [
+            f"- transcripts: {len(loops)} loops ({sum(t.expected == 'repeated_text' for t in loops)} text, "
+            f"{sum(t.expected == 'repeated_tool_call' for t in loops)} tool call, "
+            f"{sum(t.expected == 'repeated_error' for t in loops)} error) "
+            f"and {len(legit)} legitimate repetitions, each run streamed in 7-char chunks and whole",
+            f"- time per character: {per_char_small:.4f} us on 100 KB, {per_char_large:.4f} us on 1 MB (CPU time, best "
+            f"of 3)",
+            "- bars: recall >= 0.95, 0 false positives, linear_ratio <= 3, us_per_char <= 0.1",
+        ],
+        result=summary,
+    )
     print(f"transcripts: {len(loops)} loops, {len(legit)} legitimate")
     print(summary)
 

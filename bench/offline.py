@@ -143,7 +143,8 @@ def _poll_tree_rss(process: subprocess.Popen[str]) -> float:
         if time.monotonic() > deadline:
             process.kill()  # the sandbox's bwrap runs with --die-with-parent, so the kernel goes too
             raise SystemExit(
-                f"the run took more than {RUN_TIMEOUT_SECONDS}s and was stopped; peak tree RSS so far {peak / 2**20:.0f} MiB"
+                f"the run took more than {RUN_TIMEOUT_SECONDS}s and was stopped; peak tree RSS so far "
+                f"{peak / 2**20:.0f} MiB"
             )
         total = 0
         try:
@@ -176,16 +177,26 @@ def main() -> None:
             wall, _ = run_offline(SAMPLE_TASK, ROOT / "examples" / "data", Path(workdir) / "sample")
             _, peak = run_offline(BIG_TASK, big_csv.parent, Path(workdir) / "big")
         sample_wall, peak_rss = f"{wall:.1f}", f"{peak:.0f}"
-    line = f"offline: sample_wall_s={sample_wall} bigcsv_mb={bigcsv_mb:.0f} analyzer_mb_per_s={speed:.0f} peak_rss_mb={peak_rss}"
+    line = (
+        f"offline: sample_wall_s={sample_wall} bigcsv_mb={bigcsv_mb:.0f} analyzer_mb_per_s={speed:.0f} "
+        f"peak_rss_mb={peak_rss}"
+    )
     if not args.analyzer_only and args.csv is None:
         from bench.record import record_section
 
-        record_section("offline", [
-            f"Orchestrated offline run on `examples/data` (wall, subprocess) and on a generated {bigcsv_mb:,.0f} MiB CSV "
-            "(peak RSS of the whole process tree, sandbox kernel included, polled every 0.2 s); analyzer speed is the "
-            f"median of {args.repeats} `profile_file` runs on that CSV. Bars: sample < 60 s, analyzer >= 200 MB/s, "
-            "peak RSS < 2 GB. Files above 256 MB are analysed on a 1M-row DuckDB sample; direct statistics stay exact.",
-        ], result=line)
+        record_section(
+            "offline",
+            [
+                f"Orchestrated offline run on `examples/data` (wall, subprocess) and on a generated {bigcsv_mb:,.0f} "
+                f"MiB CSV "
+                "(peak RSS of the whole process tree, sandbox kernel included, polled every 0.2 s); analyzer speed is "
+                "the "
+                f"median of {args.repeats} `profile_file` runs on that CSV. Bars: sample < 60 s, analyzer >= 200 MB/s, "
+                "peak RSS < 2 GB. Files above 256 MB are analysed on a 1M-row DuckDB sample; direct statistics stay "
+                "exact.",
+            ],
+            result=line,
+        )
     print(line)
 
 

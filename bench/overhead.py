@@ -76,7 +76,9 @@ class ZeroLatencyLlm(BaseLlm):
     def capabilities(self) -> LlmCapabilities:
         return LlmCapabilities(output_schema_and_tools=True)
 
-    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> AsyncGenerator[LlmResponse, None]:
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
         step = self.script[self._position]
         self._position += 1
         yield step(llm_request)

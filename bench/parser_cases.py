@@ -89,7 +89,9 @@ def _request(agent: str, sections: dict[str, str], *, calls: list[tuple[str, dic
     exchanges = [("read_file", {"path": "data_profile.json"}, {"content": PROFILE_JSON, "truncated": False}), *calls]
     contents = [types.Content(role="user", parts=[types.Part(text=user)])]
     for name, args, response in exchanges:
-        contents.append(types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(name=name, args=args))]))
+        contents.append(
+            types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(name=name, args=args))])
+        )
         contents.append(types.Content(role="user", parts=[types.Part(
             function_response=types.FunctionResponse(name=name, response=response))]))
     tools = [types.Tool(function_declarations=[types.FunctionDeclaration(name=n) for n in ("read_file", "run_python")])]

@@ -36,7 +36,7 @@ Shapes = dict[str, Callable[[int], str]]
 
 SMALL, LARGE = 100_000, 1_000_000
 BAR = 20.0
-FAST_SECONDS = 0.1           # below this at 1 MB a parser is bounded whatever its ratio (cache and timer noise dominate)
+FAST_SECONDS = 0.1  # below this at 1 MB a parser is bounded whatever its ratio (cache and timer noise dominate)
 SMALL_LIMIT = 2.0            # a parser this slow on 100 KB is not timed on 1 MB (a quadratic one would take minutes)
 DOUBLING_BAR = 3.0           # time(2 MB) / time(1 MB): linear about 2, quadratic about 4
 
@@ -74,7 +74,9 @@ def within_bar(large: float, ratio: float) -> bool:
 def doubling_ratio(name: str, shape: str, repeats: int = 3) -> float:
     """A second opinion on a machine under load: how time grows from 1 MB to 2 MB (the small size is the noisy one)."""
     parse = PARSERS[name]
-    return best_time(parse, SHAPES[shape](2 * LARGE), repeats) / max(best_time(parse, SHAPES[shape](LARGE), repeats), 1e-6)
+    return best_time(parse, SHAPES[shape](2 * LARGE), repeats) / max(
+        best_time(parse, SHAPES[shape](LARGE), repeats), 1e-6
+    )
 
 
 def families(run_dir: Path) -> dict[str, tuple[dict[str, Parse], Shapes]]:

@@ -74,10 +74,15 @@ async def main() -> None:
         f"persistence: events={stored_events} ms_per_event_memory={mem:.2f} "
         f"ms_per_event_persisted={per:.2f} overhead_ms_per_event={per - mem:.2f}"
     )
-    record_section("persistence", [
-        f"Scripted orchestrated run ({args.stages} stages x {args.calls} tool calls), {args.rounds} interleaved rounds, medians.",
-        "Stored events are counted by reopening `session.db` with ADK's stock SqliteSessionService.",
-    ], result=line)
+    record_section(
+        "persistence",
+        [
+            f"Scripted orchestrated run ({args.stages} stages x {args.calls} tool calls), {args.rounds} interleaved "
+            f"rounds, medians.",
+            "Stored events are counted by reopening `session.db` with ADK's stock SqliteSessionService.",
+        ],
+        result=line,
+    )
     print(line)
 
 

@@ -14,10 +14,16 @@ def record_section(name: str, lines: list[str], result: str | None = None) -> No
     """Replace `## name` with `lines`, then the benchmark's fixed last line (`result`) in a code block."""
     if result is not None:
         lines = [*lines, "", "```", result, "```"]
-    head = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is rewritten by its script.\n"
+    head = (
+        "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is rewritten by its script.\n"
+    )
     text = BENCHMARKS.read_text() if BENCHMARKS.exists() else head
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    body = f"## {name}\n\n_Run `python bench/{name}.py` ({date.today()}, commit {commit or 'n/a'})._\n\n" + "\n".join(lines) + "\n"
+    body = (
+        f"## {name}\n\n_Run `python bench/{name}.py` ({date.today()}, commit {commit or 'n/a'})._\n\n"
+        + "\n".join(lines)
+        + "\n"
+    )
     pattern = re.compile(rf"^## {re.escape(name)}\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
     text = pattern.sub(body + "\n", text) if pattern.search(text) else text.rstrip() + "\n\n" + body
     BENCHMARKS.write_text(text.rstrip() + "\n")

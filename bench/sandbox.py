@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/sandbox.py [--starts N] [--calls N]
 
-Also the round trip without the disk quota's guard (its watcher not armed), interleaved with the first in
-the same kernel: their ratio is the guard's cost per cell. Prints the figures, updates the `## sandbox` section of BENCHMARKS.md (keeping the figures of the run
-it replaces as "before", with their commit), and ends with
+Also the round trip without the disk quota's guard (its watcher not armed), interleaved with the first in the
+same kernel: their ratio is the guard's cost per cell. Prints the figures, updates the `## sandbox` section of
+BENCHMARKS.md (keeping the figures of the run it replaces as "before", with their commit), and ends with
 `sandbox: kernel_start_s=X roundtrip_ms=X isolation=...`. Bars: start <= 2 s, round trip <= 20 ms.
 """
 
@@ -98,10 +98,15 @@ def main() -> None:
           f"(min {min(starts):.3f}, max {max(starts):.3f}; bar {START_BAR_S} s)")
     print(f"1+1 round trip, median of {len(trips)}: {trip_ms:.2f} ms "
           f"(p90 {sorted(trips)[int(len(trips) * 0.9) - 1]:.2f} ms; bar {ROUNDTRIP_BAR_MS} ms)")
-    print(f"1+1 round trip without the disk quota's guard (interleaved), median: {statistics.median(unguarded):.2f} ms; "
-          f"with it / without: {guard_ratio:.2f}")
+    print(
+        f"1+1 round trip without the disk quota's guard (interleaved), median: {statistics.median(unguarded):.2f} ms; "
+        f"with it / without: {guard_ratio:.2f}"
+    )
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
-    result = f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} guard_ratio={guard_ratio:.2f} isolation={isolation}"
+    result = (
+        f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} "
+        f"guard_ratio={guard_ratio:.2f} isolation={isolation}"
+    )
     before_commit, before = previous_figures()
     record_section("sandbox", [
         f"{platform.machine()}, Python {platform.python_version()}, isolation `{isolation}`, "

@@ -19,12 +19,19 @@ def write_data(folder: Path) -> Path:
 LOOK_AROUND = [{"path": p} for p in (".", "inputs", "outputs", "figures")]
 
 
-def long_run_scripts(stages: int, tool_calls: int, tool: str = "list_files", args: list[dict] | None = None) -> dict[str, list]:
+def long_run_scripts(
+    stages: int, tool_calls: int, tool: str = "list_files", args: list[dict] | None = None
+) -> dict[str, list]:
     """`args` cycles per call: a real coder does not repeat the identical call (the loop guard would stop it)."""
     args = args or LOOK_AROUND
     plan = {
         "stages": [
-            {"id": f"s{i + 1}", "title": f"Step {i + 1}", "description": f"Look at the data, part {i + 1}.", "expected_outputs": []}
+            {
+                "id": f"s{i + 1}",
+                "title": f"Step {i + 1}",
+                "description": f"Look at the data, part {i + 1}.",
+                "expected_outputs": [],
+            }
             for i in range(stages)
         ],
         "success_criteria": ["every step looked at the data"],

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,9 @@ def shop_frame(seed: int = 7, n: int = 360) -> pd.DataFrame:
     return frame
 
 
-def make_run_dir(root: Path, frame: pd.DataFrame | None = None, name: str = "orders.csv") -> tuple[Path, pd.DataFrame, str]:
+def make_run_dir(
+    root: Path, frame: pd.DataFrame | None = None, name: str = "orders.csv"
+) -> tuple[Path, pd.DataFrame, str]:
     """A run directory with `inputs/<name>` and a real `data_profile.json`; returns (root, frame, profile text)."""
     frame = shop_frame() if frame is None else frame
     (root / "inputs").mkdir(parents=True, exist_ok=True)
@@ -115,7 +117,9 @@ class Tools:
 
 def request(agent: str, instruction: str, contents: list[types.Content], tools: tuple[str, ...] = TOOL_NAMES,
             schema: Any = None) -> LlmRequest:
-    declarations = [types.Tool(function_declarations=[types.FunctionDeclaration(name=n) for n in tools])] if tools else None
+    declarations = (
+        [types.Tool(function_declarations=[types.FunctionDeclaration(name=n) for n in tools])] if tools else None
+    )
     config = types.GenerateContentConfig(
         system_instruction=f'{instruction}\n\nYou are an agent. Your internal name is "{agent}".',
         tools=declarations,

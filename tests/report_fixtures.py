@@ -30,7 +30,8 @@ AGENT_REPORT = """# Which region sells most?
 """
 
 STAGE_CODE = {
-    "01-load-and-audit": "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nprint(df.shape)\nprint(df.isna().sum())\n",
+    "01-load-and-audit": "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nprint(df.shape)\n"
+                         "print(df.isna().sum())\n",
     "02-compare-regions": (
         "import pandas as pd\nfrom scipy import stats\n"
         "df = pd.read_csv('inputs/sales.csv')\n"
@@ -38,7 +39,8 @@ STAGE_CODE = {
         "means.to_csv('outputs/region_means.csv')\n"
         "print(stats.ttest_ind(df[df.region=='West'].amount, df[df.region=='East'].amount, equal_var=False))\n"
     ),
-    "03-monthly-trend": "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv', parse_dates=['date'])\ndf.resample('M', on='dat')\n",
+    "03-monthly-trend": "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv', parse_dates=['date'])\n"
+                        "df.resample('M', on='dat')\n",
 }
 
 
@@ -100,14 +102,35 @@ def run_record(run_id: str, **overrides: Any) -> dict[str, Any]:
             },
         },
         "stages": [
-            {"id": "s1", "title": "Load and audit", "status": "approved", "attempts": 1, "dir": "stages/01-load-and-audit"},
-            {"id": "s2", "title": "Compare regions", "status": "approved", "attempts": 2, "dir": "stages/02-compare-regions"},
+            {
+                "id": "s1",
+                "title": "Load and audit",
+                "status": "approved",
+                "attempts": 1,
+                "dir": "stages/01-load-and-audit",
+            },
+            {
+                "id": "s2",
+                "title": "Compare regions",
+                "status": "approved",
+                "attempts": 2,
+                "dir": "stages/02-compare-regions",
+            },
             {"id": "s3", "title": "Monthly trend", "status": "failed", "attempts": 3, "dir": "stages/03-monthly-trend"},
         ],
         "criteria": [
-            {"id": "c1", "text": "Mean amount per region computed", "met": True,
-             "evidence": "outputs/region_means.csv: West 412.50, East 301.20"},
-            {"id": "c2", "text": "Monthly trend of sales shown", "met": False, "evidence": "stage s3 failed: KeyError 'dat'"},
+            {
+                "id": "c1",
+                "text": "Mean amount per region computed",
+                "met": True,
+                "evidence": "outputs/region_means.csv: West 412.50, East 301.20",
+            },
+            {
+                "id": "c2",
+                "text": "Monthly trend of sales shown",
+                "met": False,
+                "evidence": "stage s3 failed: KeyError 'dat'",
+            },
         ],
         "warnings": ["Stage 'Monthly trend' failed after 3 attempts."],
         "inputs": ["inputs/sales.csv"],
@@ -120,30 +143,76 @@ def make_run(root: Path, run_id: str = "20261122-013000-which-region", **record_
     """A finished orchestrated run under `root`; returns its directory."""
     run = root / run_id
     _write(run / "inputs" / "sales.csv", "date,region,amount\n2026-01-03,West,420.5\n2026-01-04,East,300.1\n")
-    _json(run / "data_profile.json", {"files": [{"path": "inputs/sales.csv", "rows": 2391,
-                                                  "columns": [{"name": "date"}, {"name": "region"}, {"name": "amount"}]}]})
-    _json(run / "plan.json", {
-        "stages": [
-            {"id": "s1", "title": "Load and audit", "description": "Load inputs/sales.csv; count rows, types, missing values.",
-             "expected_outputs": []},
-            {"id": "s2", "title": "Compare regions", "description": "Mean amount per region; Welch t-test West vs East.",
-             "expected_outputs": ["outputs/region_means.csv"]},
-            {"id": "s3", "title": "Monthly trend", "description": "Monthly total of amount over date.", "expected_outputs": []},
-        ],
-        "success_criteria": ["Mean amount per region computed", "Monthly trend of sales shown"],
-    })
+    _json(
+        run / "data_profile.json",
+        {
+            "files": [
+                {
+                    "path": "inputs/sales.csv",
+                    "rows": 2391,
+                    "columns": [{"name": "date"}, {"name": "region"}, {"name": "amount"}],
+                }
+            ]
+        },
+    )
+    _json(
+        run / "plan.json",
+        {
+            "stages": [
+                {
+                    "id": "s1",
+                    "title": "Load and audit",
+                    "description": "Load inputs/sales.csv; count rows, types, missing values.",
+                    "expected_outputs": [],
+                },
+                {
+                    "id": "s2",
+                    "title": "Compare regions",
+                    "description": "Mean amount per region; Welch t-test West vs East.",
+                    "expected_outputs": ["outputs/region_means.csv"],
+                },
+                {
+                    "id": "s3",
+                    "title": "Monthly trend",
+                    "description": "Monthly total of amount over date.",
+                    "expected_outputs": [],
+                },
+            ],
+            "success_criteria": ["Mean amount per region computed", "Monthly trend of sales shown"],
+        },
+    )
     _write(run / "plan.md", "# Plan\n1. Load and audit\n2. Compare regions\n3. Monthly trend\n")
     results = {
-        "01-load-and-audit": {"id": "s1", "title": "Load and audit", "status": "approved", "attempts": 1,
-                              "summary": "Loaded **2,391** rows and 3 columns; `amount` has 3.2% missing values.",
-                              "review": "Counts match the profile.", "figures": ["figures/01-load-and-audit-001.png"], "files": []},
-        "02-compare-regions": {"id": "s2", "title": "Compare regions", "status": "approved", "attempts": 2,
-                               "summary": "West mean 412.50 vs East 301.20; Welch t = 4.1, p < 0.001.",
-                               "review": "Test choice is right for unequal variances.",
-                               "figures": ["figures/02-compare-regions-001.png"], "files": ["outputs/region_means.csv"]},
-        "03-monthly-trend": {"id": "s3", "title": "Monthly trend", "status": "failed", "attempts": 3,
-                             "summary": "Could not resample: the code used a column that does not exist.",
-                             "review": "KeyError 'dat' on every attempt.", "figures": [], "files": []},
+        "01-load-and-audit": {
+            "id": "s1",
+            "title": "Load and audit",
+            "status": "approved",
+            "attempts": 1,
+            "summary": "Loaded **2,391** rows and 3 columns; `amount` has 3.2% missing values.",
+            "review": "Counts match the profile.",
+            "figures": ["figures/01-load-and-audit-001.png"],
+            "files": [],
+        },
+        "02-compare-regions": {
+            "id": "s2",
+            "title": "Compare regions",
+            "status": "approved",
+            "attempts": 2,
+            "summary": "West mean 412.50 vs East 301.20; Welch t = 4.1, p < 0.001.",
+            "review": "Test choice is right for unequal variances.",
+            "figures": ["figures/02-compare-regions-001.png"],
+            "files": ["outputs/region_means.csv"],
+        },
+        "03-monthly-trend": {
+            "id": "s3",
+            "title": "Monthly trend",
+            "status": "failed",
+            "attempts": 3,
+            "summary": "Could not resample: the code used a column that does not exist.",
+            "review": "KeyError 'dat' on every attempt.",
+            "figures": [],
+            "files": [],
+        },
     }
     for name, result in results.items():
         stage = run / "stages" / name

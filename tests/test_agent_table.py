@@ -87,7 +87,9 @@ def test_model_roles_loop_settings_and_placements_are_real():
 
 def test_the_offline_model_answers_every_role_and_knows_its_prompt_headings():
     assert set(OfflineLlm().handlers()) == LLM_ROLES
-    assert all(agent_headings(name) for name, entry in AGENTS.items() if entry.model_role), "an LLM agent without headings"
+    assert all(agent_headings(name) for name, entry in AGENTS.items() if entry.model_role), (
+        "an LLM agent without headings"
+    )
 
 
 def test_progress_and_event_log_read_the_table():

@@ -70,7 +70,9 @@ def test_retry_after_is_honoured(tmp_path):
     completed(run)
     assert server.seen[1].at - server.seen[0].at >= 1.0  # the retry came after the second the server asked for
     assert run.calls["wait_s"] == pytest.approx(1.0)
-    assert any("retrying in 1 s (as the server asked): HTTP 429 rate limited" in w["text"] for w in run.kinds("waiting"))
+    assert any(
+        "retrying in 1 s (as the server asked): HTTP 429 rate limited" in w["text"] for w in run.kinds("waiting")
+    )
 
 
 @MODELS

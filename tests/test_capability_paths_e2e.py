@@ -37,7 +37,9 @@ def test_local_defaults_never_send_what_llama_cpp_rejects(tmp_path, model, mode)
     assert run.calls["step_downs"] == []
     assert run.calls["capabilities"][model] == "structured output json_object, tools text, content string"
     bodies = [seen.body for seen in server.seen]
-    assert all(isinstance(m["content"], str) for body in bodies for m in body["messages"] if m.get("content") is not None)
+    assert all(
+        isinstance(m["content"], str) for body in bodies for m in body["messages"] if m.get("content") is not None
+    )
     assert not any(body.get("tools") for body in bodies)
     formats = [body["response_format"] for body in bodies if body.get("response_format")]
     assert all(f["type"] == "json_object" and f["schema"]["type"] == "object" for f in formats)

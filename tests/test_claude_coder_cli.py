@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_claude_coder_turn import make_coder, parts_of, run_coder  # noqa: E402  (tests dir is on sys.path)
 
 from agentic_ds import state
 from agentic_ds.coders.claude_tools import claude_tool_id
 from agentic_ds.workspace import Workspace
-
-from test_claude_coder_turn import make_coder, parts_of, run_coder  # noqa: E402  (tests dir is on sys.path)
 
 pytestmark = pytest.mark.slow
 
@@ -138,12 +137,17 @@ async def test_real_cli_runs_our_tools_in_the_run_directory(real_cli_allowed, fa
     (skills / "group-comparisons" / "SKILL.md").write_text(
         "---\nname: group-comparisons\ndescription: Compare groups with zebra-grade tests.\n---\nUse Welch.\n"
     )
-    fake_api.script.extend([
-        [{"type": "text", "text": "Looking at the inputs."}, _tool_use("toolu_1", claude_tool_id("list_files"), path="inputs")],
-        [_tool_use("toolu_2", claude_tool_id("run_python"), code="result = 3 + 5")],
-        [_tool_use("toolu_3", "Read", file_path="/etc/hostname")],
-        [{"type": "text", "text": "Total price is 8."}],
-    ])
+    fake_api.script.extend(
+        [
+            [
+                {"type": "text", "text": "Looking at the inputs."},
+                _tool_use("toolu_1", claude_tool_id("list_files"), path="inputs"),
+            ],
+            [_tool_use("toolu_2", claude_tool_id("run_python"), code="result = 3 + 5")],
+            [_tool_use("toolu_3", "Read", file_path="/etc/hostname")],
+            [{"type": "text", "text": "Total price is 8."}],
+        ]
+    )
     # The user's own Claude setup (memory, skills) and a project CLAUDE.md above the run must stay out.
     user_claude = Path.home() / ".claude"
     (user_claude / "skills" / "users-own-skill").mkdir(parents=True)

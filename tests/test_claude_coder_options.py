@@ -173,8 +173,10 @@ def test_the_claude_coder_gets_the_runs_call_policy_in_the_clis_terms(tmp_path):
     from agentic_ds.workflow.runner import RunRequest
 
     settings = Settings(calls={"timeout_s": 42, "retries": 7})
-    choices = {r: ModelChoice(r, "claude-code" if r == "coder" else "offline", "claude-code" if r == "coder" else "offline")
-               for r in ROLES}
+    choices = {
+        r: ModelChoice(r, "claude-code" if r == "coder" else "offline", "claude-code" if r == "coder" else "offline")
+        for r in ROLES
+    }
     request = RunRequest(task="t", mode="simple", workspace=make_workspace(tmp_path, []), settings=settings,
                          models=RoleModels(choices, "test"))
     coder = _claude_coder_factory(choices["coder"], request.workspace, [], settings)(

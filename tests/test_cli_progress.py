@@ -48,8 +48,17 @@ def test_status_events_never_look_like_the_final_status_line():
 def test_live_panel_shows_tree_active_agent_stage_iteration_and_tokens():
     out = FakeTty()
     renderer = LiveRenderer(out)
-    renderer.on_event({"kind": "text", "author": "plan_maker", "text": "plan", "usage": {"input_tokens": 1000, "output_tokens": 50}})
-    renderer.on_event({"kind": "stage", "author": "stage_orchestrator", "text": "", "stage": {"index": 2, "count": 3, "title": "Model"}})
+    renderer.on_event(
+        {"kind": "text", "author": "plan_maker", "text": "plan", "usage": {"input_tokens": 1000, "output_tokens": 50}}
+    )
+    renderer.on_event(
+        {
+            "kind": "stage",
+            "author": "stage_orchestrator",
+            "text": "",
+            "stage": {"index": 2, "count": 3, "title": "Model"},
+        }
+    )
     renderer.on_event(
         {"kind": "tool_call", "author": "coding_agent", "tool": "run_python", "args": "code=1", "iteration": 2,
          "usage": {"input_tokens": 500, "output_tokens": 25}}

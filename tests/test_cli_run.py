@@ -150,7 +150,11 @@ def test_flags_reach_the_settings(workflow):
     settings = workflow.requests[0].settings
     assert settings.workdir == Path("runs") and len(list(Path("runs").iterdir())) == 1
     assert settings.sandbox.mode == "off"
-    assert (settings.budgets.max_cost_usd, settings.budgets.max_llm_calls, settings.budgets.max_tokens) == (1.5, 7, 5000)
+    assert (settings.budgets.max_cost_usd, settings.budgets.max_llm_calls, settings.budgets.max_tokens) == (
+        1.5,
+        7,
+        5000,
+    )
     assert workflow.requests[0].models.spec("coder") == "ollama_chat/llama3"
     assert result.stdout.splitlines()[0] == (
         "models: offline for planner, reviewer, summarizer, compactor; ollama_chat/llama3 for coder (as configured)"
@@ -177,9 +181,18 @@ BAD_INPUT = [
         ["run", "--mode", "simple", "t", "-f", "data", "--model", "openai/gpt-4.1"],
         "error: openai/gpt-4.1 (for the planner) needs OPENAI_API_KEY, which is not set",
     ),
-    (["run", "--mode", "simple", "t", "-f", "data", "--config", "bad.yaml"], "error: config file bad.yaml is not valid YAML (line"),
-    (["run", "--mode", "simple", "t", "-f", "data", "--config", "none.yaml"], "error: config file not found: none.yaml"),
-    (["run", "--mode", "simple", "t", "-f", "data", "--max-llm-calls", "0"], "error: invalid value for '--max-llm-calls'"),
+    (
+        ["run", "--mode", "simple", "t", "-f", "data", "--config", "bad.yaml"],
+        "error: config file bad.yaml is not valid YAML (line",
+    ),
+    (
+        ["run", "--mode", "simple", "t", "-f", "data", "--config", "none.yaml"],
+        "error: config file not found: none.yaml",
+    ),
+    (
+        ["run", "--mode", "simple", "t", "-f", "data", "--max-llm-calls", "0"],
+        "error: invalid value for '--max-llm-calls'",
+    ),
     (["frobnicate"], "error: no such command 'frobnicate'"),
 ]
 

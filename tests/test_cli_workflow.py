@@ -81,9 +81,14 @@ def test_security_api_key_in_the_cli_environment_never_reaches_the_run(tmp_path,
     monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
     monkeypatch.setenv("OPENAI_API_KEY", secret + "-openai")
     scripts = happy_scripts()
-    dump = "import os, json\nprint(json.dumps(dict(os.environ)))\nopen('outputs/env.json','w').write(json.dumps(dict(os.environ)))\n"
+    dump = (
+        "import os, json\nprint(json.dumps(dict(os.environ)))\n"
+        "open('outputs/env.json','w').write(json.dumps(dict(os.environ)))\n"
+    )
     scripts["coding_agent"][0:0] = []
-    scripts["coding_agent"][0] = call("run_python", code=dump + scripts["coding_agent"][0].content.parts[0].function_call.args["code"])
+    scripts["coding_agent"][0] = call(
+        "run_python", code=dump + scripts["coding_agent"][0].content.parts[0].function_call.args["code"]
+    )
     scripted_cli(monkeypatch, scripts)
     result = invoke(tmp_path)
     assert result.exit_code == 0, result.output

@@ -9,19 +9,47 @@ from agentic_ds.context.compaction import SUMMARY_HEADER, ExtractiveSummarizer
 
 
 def event(author: str, *parts: types.Part, ts: float) -> Event:
-    return Event(author=author, invocation_id="inv", content=types.Content(role="model", parts=list(parts)), timestamp=ts)
+    return Event(
+        author=author, invocation_id="inv", content=types.Content(role="model", parts=list(parts)), timestamp=ts
+    )
 
 
 def history() -> list[Event]:
     filler = "\n".join(f"row {i}: " + "x" * 40 + f" {i * 1.5:.1f}" for i in range(300))
     return [
         event("user", types.Part(text="Please analyse inputs/sales.csv and find the trend."), ts=1),
-        event("coder", types.Part(function_call=types.FunctionCall(name="run_python", args={"code": "df = pd.read_csv('inputs/sales.csv')"})), ts=2),
-        event("coder", types.Part(function_response=types.FunctionResponse(
-            name="run_python", response={"output": "shape: (48213, 7)\nwrote outputs/monthly.csv\n" + filler})), ts=3),
-        event("coder", types.Part(function_response=types.FunctionResponse(
-            name="run_python", response={"error": "Traceback (most recent call last):\nKeyError: 'revenue'"})), ts=4),
-        event("coder", types.Part(text="I decided to use the column amount instead of revenue. The slope is 0.0312 (p = 0.004)."), ts=5),
+        event(
+            "coder",
+            types.Part(
+                function_call=types.FunctionCall(
+                    name="run_python", args={"code": "df = pd.read_csv('inputs/sales.csv')"}
+                )
+            ),
+            ts=2,
+        ),
+        event(
+            "coder",
+            types.Part(
+                function_response=types.FunctionResponse(
+                    name="run_python", response={"output": "shape: (48213, 7)\nwrote outputs/monthly.csv\n" + filler}
+                )
+            ),
+            ts=3,
+        ),
+        event(
+            "coder",
+            types.Part(
+                function_response=types.FunctionResponse(
+                    name="run_python", response={"error": "Traceback (most recent call last):\nKeyError: 'revenue'"}
+                )
+            ),
+            ts=4,
+        ),
+        event(
+            "coder",
+            types.Part(text="I decided to use the column amount instead of revenue. The slope is 0.0312 (p = 0.004)."),
+            ts=5,
+        ),
         event("reviewer", types.Part(text="Approved: figures/trend.png matches the numbers."), ts=6),
         event("coder", types.Part(text="Let me think about this for a moment."), ts=7),
     ]

@@ -25,7 +25,9 @@ BUDGET = 4000
 
 def table(seed: int, rows: int) -> str:
     rng = random.Random(seed)
-    return "\n".join(f"{i:4d} {rng.uniform(0, 1e4):10.3f} {rng.uniform(-5, 5):8.4f} {rng.randint(0, 10**6):8d}" for i in range(rows))
+    return "\n".join(
+        f"{i:4d} {rng.uniform(0, 1e4):10.3f} {rng.uniform(-5, 5):8.4f} {rng.randint(0, 10**6):8d}" for i in range(rows)
+    )
 
 
 def run_python(code: str) -> dict:

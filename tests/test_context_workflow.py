@@ -118,7 +118,10 @@ async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summ
     assert record["budget_tokens"] == BUDGET and 0 < record["max_prompt_tokens"] <= BUDGET
     assert record["compactions"] == len(compactions) and record["over_budget_calls"] == 0
     report = (outcome.workspace.root / "report.md").read_text()
-    assert f"Context: every prompt fit the {BUDGET:,}-token budget" in report and f"{len(compactions)} compaction" in report
+    assert (
+        f"Context: every prompt fit the {BUDGET:,}-token budget" in report
+        and f"{len(compactions)} compaction" in report
+    )
 
     coder_model = models["coding_agent"]
     last_of_stage1 = coder_model.request_text(CELLS)
@@ -141,7 +144,9 @@ def test_a_full_rolling_summary_drops_old_table_rows_and_calls_before_a_new_resu
     from agentic_ds.context.compaction import ExtractiveSummarizer
 
     def response(ts: float, output: str) -> Event:
-        part = types.Part(function_response=types.FunctionResponse(name="run_python", response={"output": output, "error": ""}))
+        part = types.Part(
+            function_response=types.FunctionResponse(name="run_python", response={"output": output, "error": ""})
+        )
         return Event(author="coder", invocation_id="i", content=types.Content(role="user", parts=[part]), timestamp=ts)
 
     def called(ts: float, code: str) -> Event:
@@ -150,8 +155,15 @@ def test_a_full_rolling_summary_drops_old_table_rows_and_calls_before_a_new_resu
 
     rows = "\n".join(f"{i:4d} {i * 1.5:10.3f} {i * 7.25:10.3f}" for i in range(8))
     summarizer = ExtractiveSummarizer(max_chars=400)
-    first = summarizer.summarize_text([called(1, "x = 1  # " + "y" * 200), response(2, "wrote outputs/a.csv total=1.5\n" + rows)])
-    seed = Event(author="model", invocation_id="s", content=types.Content(role="model", parts=[types.Part(text=first)]), timestamp=1)
+    first = summarizer.summarize_text(
+        [called(1, "x = 1  # " + "y" * 200), response(2, "wrote outputs/a.csv total=1.5\n" + rows)]
+    )
+    seed = Event(
+        author="model",
+        invocation_id="s",
+        content=types.Content(role="model", parts=[types.Part(text=first)]),
+        timestamp=1,
+    )
     later = summarizer.summarize_text([seed, response(3, "wrote outputs/b.csv total=2.5\n" + rows)])
     assert "outputs/a.csv total=1.5" in later and "outputs/b.csv total=2.5" in later
     assert "error:" not in later  # an empty error value is no error
@@ -171,7 +183,9 @@ async def test_compaction_events_are_in_events_jsonl_too(tmp_path):
     loud = "import pandas as pd\nprint(pd.DataFrame({'v': range(400)}).to_string())\n"
     scripts["coding_agent"][0:0] = [call("run_python", code=loud + f"# {i}\n") for i in range(4)]
     settings = Settings(context={"budget_tokens": 2500, "keep_recent_events": 1})
-    outcome, _ = await run_scripted(tmp_path, "Which region has the highest mean price?", [csv], scripts, settings=settings)
+    outcome, _ = await run_scripted(
+        tmp_path, "Which region has the highest mean price?", [csv], scripts, settings=settings
+    )
     records = [_json.loads(line) for line in (outcome.workspace.root / "events.jsonl").read_text().splitlines()]
     assert any(r["kind"] == "compaction" for r in records), sorted({r["kind"] for r in records})
 

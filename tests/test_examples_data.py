@@ -48,9 +48,11 @@ def test_generator_is_deterministic_and_matches_the_committed_files(tmp_path: Pa
     first = generator.generate(tmp_path / "one")
     second = generator.generate(tmp_path / "two")
 
-    for one, two in zip(first, second):
+    for one, two in zip(first, second, strict=True):
         assert one.read_bytes() == two.read_bytes()
-        assert one.read_bytes() == (DATA / one.name).read_bytes(), f"{one.name} differs: re-run examples/generate_data.py"
+        assert one.read_bytes() == (DATA / one.name).read_bytes(), (
+            f"{one.name} differs: re-run examples/generate_data.py"
+        )
 
 
 def test_another_seed_gives_other_data(tmp_path: Path) -> None:

@@ -86,13 +86,21 @@ def test_answers_agree_with_pandas():
         ("emp-mean-std-salary", "@mean_salary[71,374.39] and @std_salary[17164.149]", True),
         ("emp-mean-std-salary", "@std_salary[17164.15] only", False),
         ("emp-mean-std-salary", "@mean_salary[71374.39] @std_salary[18000]", False),
-        ("emp-mean-std-salary", "The mean is 71374.39 and the SD 17164.15.", False),      # the format was asked for
+        ("emp-mean-std-salary", "The mean is 71374.39 and the SD 17164.15.", False),  # the format was asked for
         ("emp-argmax-median", "@department[Engineering]", True),
         ("emp-argmax-median", "@department[Engineering or Finance]", False),
         ("cty-argmin-group", "Americas has the lowest mean life expectancy.", True),
         ("cty-argmin-group", "Oceania has the lowest mean life expectancy.", False),
-        ("emp-group-mean", "Engineering 80333.51; Finance 75346.32; Marketing 68367.18; Sales 67758.5; Support 63764.37", True),
-        ("emp-group-mean", "Engineering 80333.51; Finance 75346.32; Marketing 68367.18; Sales 63764.37; Support 67758.5", False),
+        (
+            "emp-group-mean",
+            "Engineering 80333.51; Finance 75346.32; Marketing 68367.18; Sales 67758.5; Support 63764.37",
+            True,
+        ),
+        (
+            "emp-group-mean",
+            "Engineering 80333.51; Finance 75346.32; Marketing 68367.18; Sales 63764.37; Support 67758.5",
+            False,
+        ),
         ("cty-correlation", "r = 0.638 (p < 0.001)", True),
         ("cty-correlation", "r = 0.7", False),
         ("emp-drivers", "anything at all", None),

@@ -24,7 +24,9 @@ async def test_adk_litellm_client_is_blocked():
     from google.adk.models.lite_llm import LiteLLMClient
 
     with pytest.raises(RealModelCallBlocked):
-        await LiteLLMClient().acompletion(model="openai/gpt-4o", messages=[{"role": "user", "content": "x"}], tools=None)
+        await LiteLLMClient().acompletion(
+            model="openai/gpt-4o", messages=[{"role": "user", "content": "x"}], tools=None
+        )
     with pytest.raises(RealModelCallBlocked):
         LiteLLMClient().completion(model="openai/gpt-4o", messages=[], tools=None)
 

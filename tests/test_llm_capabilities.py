@@ -13,8 +13,16 @@ from agentic_ds.llm.adapt import adapt_request, cap_text, read_text_calls
 from agentic_ds.llm.capabilities import Capabilities, resolve, step_down
 
 SCHEMA = {"type": "object", "properties": {"exit": {"type": "boolean"}}, "required": ["exit"]}
-TOOLS = [{"type": "function", "function": {"name": "read_file", "description": "Read a file",
-                                             "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "description": "Read a file",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}},
+        },
+    }
+]
 
 
 def request(**extra):
@@ -58,7 +66,9 @@ def test_native_requests_pass_unchanged():
 
 def test_the_most_compatible_request_has_strings_text_tools_and_the_schema_in_the_prompt():
     body = request(tools=TOOLS, response_format={"type": "json_schema", "json_schema": {"name": "x", "schema": SCHEMA}})
-    adapted = adapt_request(body, Capabilities(structured="json_object", tools="text", content="string", max_output_tokens=256))
+    adapted = adapt_request(
+        body, Capabilities(structured="json_object", tools="text", content="string", max_output_tokens=256)
+    )
     out = adapted.kwargs
     assert "tools" not in out and "tool_choice" not in out and out["max_tokens"] == 256
     assert out["response_format"] == {"type": "json_object", "schema": SCHEMA}
@@ -118,9 +128,14 @@ def test_text_calls_are_read_back_as_native_tool_calls():
     calls, rest = read_text_calls(reply, frozenset({"read_file"}))
     assert rest == "Let me look."
     assert calls[0]["function"] == {"name": "read_file", "arguments": '{"path": "a.csv"}'}
-    bare, _ = read_text_calls('```json\n{"name": "read_file", "arguments": {"path": "b"}}\n```', frozenset({"read_file"}))
+    bare, _ = read_text_calls(
+        '```json\n{"name": "read_file", "arguments": {"path": "b"}}\n```', frozenset({"read_file"})
+    )
     assert bare and json.loads(bare[0]["function"]["arguments"]) == {"path": "b"}
-    assert read_text_calls('{"name": "x", "arguments": {}}', frozenset({"read_file"})) == ([], '{"name": "x", "arguments": {}}')
+    assert read_text_calls('{"name": "x", "arguments": {}}', frozenset({"read_file"})) == (
+        [],
+        '{"name": "x", "arguments": {}}',
+    )
     assert read_text_calls("The answer is 42.", frozenset({"read_file"})) == ([], "The answer is 42.")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
@@ -32,7 +32,7 @@ def test_retry_after_wins_over_backoff_up_to_the_cap():
 
 
 def test_retry_after_reads_seconds_http_dates_and_milliseconds():
-    now = datetime(2026, 11, 24, 12, 0, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 24, 12, 0, 0, tzinfo=UTC)
     assert retry_after_seconds({"retry-after": "12"}) == 12
     assert retry_after_seconds({"Retry-After": format_datetime(now + timedelta(seconds=90), usegmt=True)}, now) == 90
     assert retry_after_seconds({"retry-after": format_datetime(now - timedelta(seconds=5), usegmt=True)}, now) == 0
@@ -91,7 +91,7 @@ def test_litellm_errors_are_classified_by_status(name, status, message, kind, re
 def test_timeouts_and_refused_connections_are_retryable():
     import litellm
 
-    assert classify(asyncio.TimeoutError()).kind == "timeout"
+    assert classify(TimeoutError()).kind == "timeout"
     assert classify(litellm.Timeout(message="timed out", model="m", llm_provider="openai")).kind == "timeout"
     refused = ConnectionRefusedError(111, "Connection refused")
     try:
@@ -178,10 +178,14 @@ async def test_native_gemini_runs_under_the_same_policy(monkeypatch):
 
     monkeypatch.setattr(Gemini, "generate_content_async", fake_generate)
     notices: list[str] = []
-    monitor = CallMonitor(RetryPolicy(timeout_s=5, retries=2, backoff_s=0.01), on_notice=lambda k, t, a: notices.append(t))
+    monitor = CallMonitor(
+        RetryPolicy(timeout_s=5, retries=2, backoff_s=0.01), on_notice=lambda k, t, a: notices.append(t)
+    )
     model = build_managed_llm(ModelChoice("planner", "gemini-2.5-flash", "gemini"), Settings(), monitor, 1000)
     assert isinstance(model, ManagedGemini)
-    request = LlmRequest(model="gemini-2.5-flash", config=types.GenerateContentConfig(labels={"adk_agent_name": "plan_maker"}))
+    request = LlmRequest(
+        model="gemini-2.5-flash", config=types.GenerateContentConfig(labels={"adk_agent_name": "plan_maker"})
+    )
     responses = [r async for r in model.generate_content_async(request)]
     assert len(responses[0].content.parts[0].text) <= 1000  # the oversized reply was cut
     summary = monitor.summary()

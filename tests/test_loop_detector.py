@@ -61,17 +61,22 @@ def test_unpunctuated_passage_without_newlines_is_found_at_any_alignment():
     [
         # the same table header above several tables
         "\n\n".join(
-            "| region | month | revenue (EUR) | orders | average basket (EUR) | returning (%) |\n|---|---|---|---|---|---|\n"
+            "| region | month | revenue (EUR) | orders | average basket (EUR) | returning (%) |\n"
+            "|---|---|---|---|---|---|\n"
             + "\n".join(f"| r{r} | 2024-0{t} | {100 + r * t}.5 | {r} | 12.{r} | {t}{r} |" for r in range(3))
             for t in range(1, 5)
         ),
         # code with repeated boilerplate lines
         "\n".join(
-            f"plt.figure(figsize=(8, 5))\nplt.hist(df['{c}'].dropna(), bins=30)\nplt.savefig('figures/{c}.png', dpi=120)\nplt.close()"
+            f"plt.figure(figsize=(8, 5))\nplt.hist(df['{c}'].dropna(), bins=30)\n"
+            f"plt.savefig('figures/{c}.png', dpi=120)\nplt.close()"
             for c in ["price", "qty", "margin", "tax"]
         ),
         # similar sentences with different numbers
-        " ".join(f"In {2015 + k}, the average revenue per customer in the north region was {50 + k * 3.7:.2f} EUR." for k in range(10)),
+        " ".join(
+            f"In {2015 + k}, the average revenue per customer in the north region was {50 + k * 3.7:.2f} EUR."
+            for k in range(10)
+        ),
     ],
     ids=["table-headers", "code-boilerplate", "similar-sentences"],
 )

@@ -111,7 +111,9 @@ async def test_raised_tool_errors_count_and_the_guard_does_not_swallow_them():
 
 
 async def test_repeated_passage_across_responses_diverges_then_stops():
-    model = ScriptedLlm(name="writer", script=[text(LOOPING_TEXT * 1), text(LOOPING_TEXT), text(LOOPING_TEXT), text(LOOPING_TEXT)])
+    model = ScriptedLlm(
+        name="writer", script=[text(LOOPING_TEXT * 1), text(LOOPING_TEXT), text(LOOPING_TEXT), text(LOOPING_TEXT)]
+    )
     agent = LlmAgent(name="writer", model=model)
     root = SequentialAgent(name="root", sub_agents=[agent.clone(), agent.clone(), agent.clone(), agent.clone()])
     for sub in root.sub_agents:
@@ -121,13 +123,17 @@ async def test_repeated_passage_across_responses_diverges_then_stops():
     model.assert_complete()
     assert "LOOP DETECTED (writer)" in model.request_text(3) and "the same passage 3 times" in model.request_text(3)
     assert "inputs/sales.csv" in model.request_text(3)
-    assert final_texts(events, "writer")[-1].startswith("Agent 'writer' was stopped for looping: the same passage 4 times")
+    assert final_texts(events, "writer")[-1].startswith(
+        "Agent 'writer' was stopped for looping: the same passage 4 times"
+    )
     assert session.state[state.WARNINGS] == guard.warnings
 
 
 async def test_loop_inside_one_response_is_caught():
     model = ScriptedLlm(name="writer", script=[text("Plan:\n" + LOOPING_TEXT * 5), text("A short, different answer.")])
-    root = SequentialAgent(name="root", sub_agents=[LlmAgent(name="writer", model=model), LlmAgent(name="again", model=model)])
+    root = SequentialAgent(
+        name="root", sub_agents=[LlmAgent(name="writer", model=model), LlmAgent(name="again", model=model)]
+    )
     guard = LoopGuard(repeats=3)
     await run_app(root, guard)
     # the instruction is per agent: "again" is a different agent and is not told
@@ -136,7 +142,8 @@ async def test_loop_inside_one_response_is_caught():
 
 async def test_legitimate_repetition_does_not_trigger():
     table = "\n\n".join(
-        "| region | month | revenue (EUR) | orders | average basket (EUR) | returning (%) |\n|---|---|---|---|---|---|\n"
+        "| region | month | revenue (EUR) | orders | average basket (EUR) | returning (%) |\n"
+        "|---|---|---|---|---|---|\n"
         + "\n".join(f"| r{r} | 2024-0{t} | {100 + r * t}.5 | {r} | 12.{r} | {t}{r} |" for r in range(3))
         for t in range(1, 5)
     )

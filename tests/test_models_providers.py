@@ -5,8 +5,8 @@ from __future__ import annotations
 import litellm
 import pytest
 
-from agentic_ds.config.providers import AUTO_DEFAULTS, LITELLM_PROVIDERS, PROVIDER_CREDENTIALS
 from agentic_ds.config.models import model_kind
+from agentic_ds.config.providers import AUTO_DEFAULTS, LITELLM_PROVIDERS, PROVIDER_CREDENTIALS
 
 
 def test_provider_set_matches_installed_litellm():

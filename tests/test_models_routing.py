@@ -128,7 +128,12 @@ def test_no_credentials_means_offline_everywhere_and_says_why():
         ("OPENAI_API_KEY", "openai/gpt-4.1", "openai/gpt-4.1-mini", "litellm"),
         ("GEMINI_API_KEY", "gemini-2.5-pro", "gemini-2.5-flash", "gemini"),
         ("GOOGLE_API_KEY", "gemini-2.5-pro", "gemini-2.5-flash", "gemini"),
-        ("OPENROUTER_API_KEY", "openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-haiku-4.5", "litellm"),
+        (
+            "OPENROUTER_API_KEY",
+            "openrouter/anthropic/claude-sonnet-4.5",
+            "openrouter/anthropic/claude-haiku-4.5",
+            "litellm",
+        ),
     ],
 )
 def test_automatic_default_per_provider_key(env_var, main, cheap, kind):
@@ -177,7 +182,9 @@ def test_explicit_provider_without_its_credential(spec, needed):
 
 def test_claude_code_coder_needs_a_credential_or_a_login(tmp_path):
     settings = settings_with({"default": "offline", "coder": "claude-code"})
-    with pytest.raises(ConfigError, match=r"claude-code \(for the coder\) needs ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN"):
+    with pytest.raises(
+        ConfigError, match=r"claude-code \(for the coder\) needs ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN"
+    ):
         resolve_models(settings, env={"HOME": str(tmp_path)})
     assert resolve_models(settings, env={"ANTHROPIC_API_KEY": "k"}).spec("coder") == "claude-code"
     (tmp_path / ".claude").mkdir()
@@ -206,7 +213,10 @@ def test_local_api_base_skips_the_credential_check():
     settings = settings_with({"default": "openai/qwen"}, yaml=LOCAL_SERVER)
     assert resolve_models(settings, env={}).spec("coder") == "openai/qwen"
     # litellm refuses to send without a key, even to a server that ignores it.
-    assert litellm_kwargs("openai/qwen", settings, env={}) == {"api_base": "http://127.0.0.1:8000/v1", "api_key": "not-needed"}
+    assert litellm_kwargs("openai/qwen", settings, env={}) == {
+        "api_base": "http://127.0.0.1:8000/v1",
+        "api_key": "not-needed",
+    }
 
 
 def test_remote_api_base_still_needs_the_key():
@@ -242,7 +252,9 @@ def test_process_env_beats_dotenv_for_the_default(monkeypatch):
 
 
 def test_export_dotenv_credentials_never_overrides(monkeypatch):
-    Path(".env").write_text("OPENAI_API_KEY=from-dotenv\nANTHROPIC_API_KEY=from-dotenv\nUNRELATED=x\n", encoding="utf-8")
+    Path(".env").write_text(
+        "OPENAI_API_KEY=from-dotenv\nANTHROPIC_API_KEY=from-dotenv\nUNRELATED=x\n", encoding="utf-8"
+    )
     monkeypatch.setenv("ANTHROPIC_API_KEY", "from-env")
     monkeypatch.setenv("OPENAI_API_KEY", "")  # empty counts as unset; monkeypatch restores it afterwards
     monkeypatch.delenv("UNRELATED", raising=False)

@@ -103,9 +103,13 @@ STAFF = DataFile("inputs/staff.csv", 800, (
 
 @pytest.mark.parametrize(
     ("task", "statistic", "target"),
-    [("How many departments are there?", "nunique", "department"), ("What is the number of departments?", "nunique", "department"),
-     ("How many employees are there?", "count", "employee_id"), ("How many rows are there?", "count", ""),
-     ("How many department values are there?", "count", "department")],
+    [
+        ("How many departments are there?", "nunique", "department"),
+        ("What is the number of departments?", "nunique", "department"),
+        ("How many employees are there?", "count", "employee_id"),
+        ("How many rows are there?", "count", ""),
+        ("How many department values are there?", "count", "department"),
+    ],
 )
 def test_counting_a_categorical_plural_counts_its_levels(task, statistic, target):
     q = bind_question(parse_intent(task), STAFF)
@@ -126,9 +130,13 @@ def test_pay_words_find_the_salary_column_and_the_named_two_level_group(verb):
 
 def test_a_pay_synonym_yields_to_a_column_named_directly():
     columns = (Column("wage", "numeric"), Column("salary", "numeric"), Column("remote", "boolean", distinct=2))
-    q = bind_question(parse_intent("Do remote employees earn more than non-remote ones?"), DataFile("x.csv", 10, columns))
+    q = bind_question(
+        parse_intent("Do remote employees earn more than non-remote ones?"), DataFile("x.csv", 10, columns)
+    )
     assert q.target in ("salary", "wage") and q.caveats
-    named = bind_question(parse_intent("Is wage higher for remote than non-remote staff?"), DataFile("x.csv", 10, columns))
+    named = bind_question(
+        parse_intent("Is wage higher for remote than non-remote staff?"), DataFile("x.csv", 10, columns)
+    )
     assert (named.target, named.group, named.caveats) == ("wage", "remote", [])
 
 

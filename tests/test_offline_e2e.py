@@ -44,7 +44,9 @@ async def test_orchestrated_direct_question_gets_the_pandas_numbers(tmp_path):
 
 async def test_simple_mode_answers_with_a_validated_number(tmp_path):
     frame, csv = write_orders(tmp_path / "data", seed=12)
-    outcome = await execute_run(make_request(tmp_path, "What is the 90th percentile of delivery time?", [csv], mode="simple"))
+    outcome = await execute_run(
+        make_request(tmp_path, "What is the 90th percentile of delivery time?", [csv], mode="simple")
+    )
     run = outcome.workspace.root
     assert outcome.status == "completed", outcome.reason
     final = json.loads((run / "run.json").read_text())["final_answer"]

@@ -53,7 +53,9 @@ def test_a_heading_inside_a_value_stays_in_its_section():
 
 def test_a_renamed_section_in_a_prompt_changes_what_the_offline_model_reads(tmp_path, monkeypatch):
     for path in prompts_dir().glob("*.j2"):
-        (tmp_path / path.name).write_text(path.read_text().replace('m.section("Coder summary"', 'm.section("Coder report"'))
+        (tmp_path / path.name).write_text(
+            path.read_text().replace('m.section("Coder summary"', 'm.section("Coder report"')
+        )
     assert "coder summary" in agent_headings("code_reviewer")
     monkeypatch.setenv("AGENTIC_DS_PROMPTS_DIR", str(tmp_path))
     assert "coder report" in agent_headings("code_reviewer") and "coder summary" not in agent_headings("code_reviewer")

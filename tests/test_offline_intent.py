@@ -23,7 +23,12 @@ from agentic_ds.offline.intent import parse_intent
 )
 def test_statistic_questions(task, statistic, target, group):
     intent = parse_intent(task)
-    assert (intent.kind, intent.statistic, intent.target_text, intent.group_text) == ("statistic", statistic, target, group)
+    assert (intent.kind, intent.statistic, intent.target_text, intent.group_text) == (
+        "statistic",
+        statistic,
+        target,
+        group,
+    )
 
 
 @pytest.mark.parametrize(
@@ -61,7 +66,12 @@ def test_comparison_between_named_groups():
 
 def test_comparison_across_a_column():
     intent = parse_intent("Compare revenue across regions")
-    assert (intent.kind, intent.target_text, intent.group_text, intent.group_values) == ("comparison", "revenue", "regions", ())
+    assert (intent.kind, intent.target_text, intent.group_text, intent.group_values) == (
+        "comparison",
+        "revenue",
+        "regions",
+        (),
+    )
 
 
 @pytest.mark.parametrize(
@@ -74,7 +84,9 @@ def test_top_values(task, target, top_n):
     assert (intent.kind, intent.target_text, intent.top_n) == ("top_values", target, top_n)
 
 
-@pytest.mark.parametrize("task", ["How has revenue trended over time?", "What is the trend of revenue?", "monthly revenue over time"])
+@pytest.mark.parametrize(
+    "task", ["How has revenue trended over time?", "What is the trend of revenue?", "monthly revenue over time"]
+)
 def test_trends(task):
     intent = parse_intent(task)
     assert (intent.kind, intent.target_text) == ("trend", "revenue")
@@ -96,8 +108,11 @@ def test_generic_exploration_asks_for_every_analysis_and_wins_over_statistic_wor
 
 @pytest.mark.parametrize(
     ("task", "statistic", "target"),
-    [("How many departments are there?", "count", "departments"), ("number of distinct departments", "nunique", "departments"),
-     ("How many different regions are there?", "nunique", "regions")],
+    [
+        ("How many departments are there?", "count", "departments"),
+        ("number of distinct departments", "nunique", "departments"),
+        ("How many different regions are there?", "nunique", "regions"),
+    ],
 )
 def test_counting_a_plural_noun_keeps_its_words_for_binding(task, statistic, target):
     intent = parse_intent(task)
@@ -128,4 +143,9 @@ def test_most_common_questions_are_top_values(task):
 )
 def test_comparisons_of_one_group_against_another(task, target, group, values):
     intent = parse_intent(task)
-    assert (intent.kind, intent.target_text, intent.group_text, intent.group_values) == ("comparison", target, group, values)
+    assert (intent.kind, intent.target_text, intent.group_text, intent.group_values) == (
+        "comparison",
+        target,
+        group,
+        values,
+    )

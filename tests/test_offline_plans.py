@@ -57,7 +57,10 @@ def test_human_numbered_plan_is_parsed_into_stages_and_criteria():
 
 
 def test_heading_plan_with_other_separators():
-    text = "## Steps\n## Step 1 - Clean\nDrop duplicates.\n**Expected outputs:** outputs/clean.csv\n\n## Step 2 - Model\nFit OLS.\n\n## Definition of done\n1. outputs/model.json has R2\n"
+    text = (
+        "## Steps\n## Step 1 - Clean\nDrop duplicates.\n**Expected outputs:** outputs/clean.csv\n\n## Step 2 - Model\n"
+        "Fit OLS.\n\n## Definition of done\n1. outputs/model.json has R2\n"
+    )
     plan = parse_plan(text)
     assert [(s.title, s.description, s.expected_outputs) for s in plan.stages] == [
         ("Clean", "Drop duplicates.", ["outputs/clean.csv"]), ("Model", "Fit OLS.", [])]
@@ -115,7 +118,10 @@ def test_unanswerable_question_falls_back_to_exploring_and_says_why(library, pro
 
 
 def test_reviewer_flags_unknown_columns_and_uncovered_questions(profile):
-    plan = "## Stages\n### Stage 1: Means\nMean of `unit_prise` by `region`.\nExpected outputs: outputs/a.json\n## Success criteria\n- outputs/a.json has means\n"
+    plan = (
+        "## Stages\n### Stage 1: Means\nMean of `unit_prise` by `region`.\nExpected outputs: outputs/a.json\n"
+        "## Success criteria\n- outputs/a.json has means\n"
+    )
     problems = review_plan(plan, "What is the average unit price?", profile)
     assert any("`unit_prise` is not a column" in p for p in problems)
     assert any("No stage uses `unit_price`" in p for p in problems)

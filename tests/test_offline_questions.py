@@ -25,8 +25,16 @@ def profiles():
         files = sorted(path.rglob("*.csv")) if path.is_dir() else [path]
         return profile_inputs(files, base=DATA.parent)
 
-    return {key: profile(name) for key, name in
-            {"emp": "employees.csv", "sen": "sensors.csv", "stu": "students.csv", "cty": "countries.csv", "shop": "shop"}.items()}
+    return {
+        key: profile(name)
+        for key, name in {
+            "emp": "employees.csv",
+            "sen": "sensors.csv",
+            "stu": "students.csv",
+            "cty": "countries.csv",
+            "shop": "shop",
+        }.items()
+    }
 
 
 def asks_of(spec):
@@ -40,41 +48,119 @@ def filters_of(spec):
 @pytest.mark.parametrize(
     ("data", "task", "asks", "filters"),
     [
-        ("emp", "Calculate the average and median salary for employees older than 50.",
-         [("mean", "salary", "", "", ""), ("median", "salary", "", "", "")], [("age", ">", 50)]),
-        ("emp", "What's the std of bonus among Mid level staff?", [("std", "bonus", "", "", "")], [("level", "==", "Mid")]),
+        (
+            "emp",
+            "Calculate the average and median salary for employees older than 50.",
+            [("mean", "salary", "", "", ""), ("median", "salary", "", "", "")],
+            [("age", ">", 50)],
+        ),
+        (
+            "emp",
+            "What's the std of bonus among Mid level staff?",
+            [("std", "bonus", "", "", "")],
+            [("level", "==", "Mid")],
+        ),
         ("emp", "How many employees work remotely?", [("count", "", "", "", "")], [("remote", "==", True)]),
-        ("emp", "Among employees in Oslo, what is the highest salary?", [("max", "salary", "", "", "")],
-         [("city", "==", "Oslo")]),
+        (
+            "emp",
+            "Among employees in Oslo, what is the highest salary?",
+            [("max", "salary", "", "", "")],
+            [("city", "==", "Oslo")],
+        ),
         ("emp", "Which city has the lowest average bonus?", [("mean", "bonus", "", "city", "min")], []),
-        ("emp", "Report the correlation of age with salary using Kendall's tau.", [("kendall", "age", "salary", "", "")], []),
-        ("emp", "Is the bonus normally distributed? Use the Shapiro-Wilk test.", [("shapiro", "bonus", "", "", "")], []),
-        ("emp", "Count the employees with a performance_score of at least 4 in Sales.", [("count", "", "", "", "")],
-         [("performance_score", ">=", 4), ("department", "==", "Sales")]),
+        (
+            "emp",
+            "Report the correlation of age with salary using Kendall's tau.",
+            [("kendall", "age", "salary", "", "")],
+            [],
+        ),
+        (
+            "emp",
+            "Is the bonus normally distributed? Use the Shapiro-Wilk test.",
+            [("shapiro", "bonus", "", "", "")],
+            [],
+        ),
+        (
+            "emp",
+            "Count the employees with a performance_score of at least 4 in Sales.",
+            [("count", "", "", "", "")],
+            [("performance_score", ">=", 4), ("department", "==", "Sales")],
+        ),
         ("emp", "What proportion of employees are remote?", [("percent", "remote", "", "", "")], []),
-        ("emp", "How many employees have more than 20 years of experience?", [("count", "", "", "", "")],
-         [("years_experience", ">", 20)]),
-        ("sen", "What is the maximum temperature recorded by sensor C?", [("max", "temperature", "", "", "")],
-         [("sensor", "==", "C")]),
-        ("sen", "How many pressure values are outliers using 3 times the IQR?", [("outliers_iqr", "pressure", "", "", "")], []),
+        (
+            "emp",
+            "How many employees have more than 20 years of experience?",
+            [("count", "", "", "", "")],
+            [("years_experience", ">", 20)],
+        ),
+        (
+            "sen",
+            "What is the maximum temperature recorded by sensor C?",
+            [("max", "temperature", "", "", "")],
+            [("sensor", "==", "C")],
+        ),
+        (
+            "sen",
+            "How many pressure values are outliers using 3 times the IQR?",
+            [("outliers_iqr", "pressure", "", "", "")],
+            [],
+        ),
         ("stu", "What share of male students passed?", [("percent", "passed", "", "", "")], [("gender", "==", "male")]),
         ("stu", "Which gender has a higher median study_hours?", [("median", "study_hours", "", "gender", "max")], []),
-        ("stu", "Average sleep_hours of students in class B?", [("mean", "sleep_hours", "", "", "")], [("class", "==", "B")]),
-        ("cty", "What is the median co2_per_capita of countries with population_m under 10?",
-         [("median", "co2_per_capita", "", "", "")], [("population_m", "<", 10)]),
-        ("cty", "Which continent has the largest total gdp_billion?", [("sum", "gdp_billion", "", "continent", "max")], []),
-        ("cty", "How many countries have population_m between 5 and 20?", [("count", "", "", "", "")],
-         [("population_m", ">=", 5), ("population_m", "<=", 20)]),
-        ("emp", "What's the average age of employees in the 'Sales' department?", [("mean", "age", "", "", "")],
-         [("department", "==", "Sales")]),
-        ("emp", "Calculate the proportion of employees whose salary exceeds 80000.", [("percent_rows", "", "", "", "")],
-         [("salary", ">", 80000)]),
-        ("emp", "What is the total bonus paid to Engineering employees in Oslo?", [("sum", "bonus", "", "", "")],
-         [("department", "==", "Engineering"), ("city", "==", "Oslo")]),
-        ("cty", "List the country with the highest life_expectancy in Europe.",
-         [("mean", "life_expectancy", "", "country", "max")], [("continent", "==", "Europe")]),
-        ("sen", "Find the median humidity for readings where the pressure is below 1010.",
-         [("median", "humidity", "", "", "")], [("pressure", "<", 1010)]),
+        (
+            "stu",
+            "Average sleep_hours of students in class B?",
+            [("mean", "sleep_hours", "", "", "")],
+            [("class", "==", "B")],
+        ),
+        (
+            "cty",
+            "What is the median co2_per_capita of countries with population_m under 10?",
+            [("median", "co2_per_capita", "", "", "")],
+            [("population_m", "<", 10)],
+        ),
+        (
+            "cty",
+            "Which continent has the largest total gdp_billion?",
+            [("sum", "gdp_billion", "", "continent", "max")],
+            [],
+        ),
+        (
+            "cty",
+            "How many countries have population_m between 5 and 20?",
+            [("count", "", "", "", "")],
+            [("population_m", ">=", 5), ("population_m", "<=", 20)],
+        ),
+        (
+            "emp",
+            "What's the average age of employees in the 'Sales' department?",
+            [("mean", "age", "", "", "")],
+            [("department", "==", "Sales")],
+        ),
+        (
+            "emp",
+            "Calculate the proportion of employees whose salary exceeds 80000.",
+            [("percent_rows", "", "", "", "")],
+            [("salary", ">", 80000)],
+        ),
+        (
+            "emp",
+            "What is the total bonus paid to Engineering employees in Oslo?",
+            [("sum", "bonus", "", "", "")],
+            [("department", "==", "Engineering"), ("city", "==", "Oslo")],
+        ),
+        (
+            "cty",
+            "List the country with the highest life_expectancy in Europe.",
+            [("mean", "life_expectancy", "", "country", "max")],
+            [("continent", "==", "Europe")],
+        ),
+        (
+            "sen",
+            "Find the median humidity for readings where the pressure is below 1010.",
+            [("median", "humidity", "", "", "")],
+            [("pressure", "<", 1010)],
+        ),
     ],
 )
 def test_questions_are_read_into_asks_and_filters(profiles, data, task, asks, filters):
@@ -121,8 +207,10 @@ def test_outliers_to_remove_are_a_filter_and_tests_report_significance(profiles)
 
 
 def test_a_slot_naming_a_group_takes_that_groups_value(profiles):
-    spec = build_spec("What is the mean salary per level? Report @mean_salary_junior[value] @mean_salary_senior[value].",
-                      profiles["emp"])
+    spec = build_spec(
+        "What is the mean salary per level? Report @mean_salary_junior[value] @mean_salary_senior[value].",
+        profiles["emp"],
+    )
     assert asks_of(spec) == [("mean", "salary", "", "level", "")]
     assert spec.asks[0].slots == {"group:Junior": "mean_salary_junior", "group:Senior": "mean_salary_senior"}
 
@@ -132,7 +220,9 @@ def test_derived_columns_are_defined_then_used(profiles):
     assert [(d.name, d.expression, d.columns) for d in spec.derived] == [
         ("gdp_per_person", "gdp_billion * 1000 / population_m", ("gdp_billion", "population_m"))]
     assert asks_of(spec) == [("max", "gdp_per_person", "", "", "")]
-    words = build_spec("Let margin be defined as revenue minus shipping_cost. What is the mean margin?", profiles["shop"])
+    words = build_spec(
+        "Let margin be defined as revenue minus shipping_cost. What is the mean margin?", profiles["shop"]
+    )
     assert not words.derived or words.derived[0].expression == "revenue - shipping_cost"
 
 

@@ -105,7 +105,7 @@ def test_cyrillic_windows_text_is_read_as_cp1251(tmp_path: Path) -> None:
     [
         (b"a,b\n1,2\n", True, "utf-8"),
         ("a,b\nM\u00fcnchen,2\n".encode()[:-1], False, "utf-8"),  # a sample may stop mid-character
-        ("Zürich".encode("utf-8")[:2], False, "utf-8"),
+        ("Zürich".encode()[:2], False, "utf-8"),
         (codecs.BOM_UTF32_LE + "a,b\n".encode("utf-32-le"), True, "utf-32"),
         ("a,b\nM\u00fcnchen\n".encode("latin-1"), True, "latin-1"),
     ],
@@ -114,8 +114,12 @@ def test_detection_on_samples(data: bytes, complete: bool, codec: str) -> None:
     assert detect_encoding(data, complete=complete) == TextEncoding(codec)
 
 
-@pytest.mark.parametrize(("prefix", "codec", "recorded"), [(codecs.BOM_UTF8, "utf-8", "utf-8-sig"), (b"", "utf-16", "utf-16")])
-def test_json_with_a_byte_order_mark_is_read_as_records(prefix: bytes, codec: str, recorded: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("prefix", "codec", "recorded"), [(codecs.BOM_UTF8, "utf-8", "utf-8-sig"), (b"", "utf-16", "utf-16")]
+)
+def test_json_with_a_byte_order_mark_is_read_as_records(
+    prefix: bytes, codec: str, recorded: str, tmp_path: Path
+) -> None:
     """DuckDB's JSON reader takes a UTF-8 BOM for data (one row, one column "json"): it reads a clean copy."""
     path = tmp_path / "records.json"
     path.write_bytes(prefix + '[{"city": "München", "n": 1}, {"city": "Köln", "n": 2}]'.encode(codec))

@@ -55,11 +55,21 @@ def files(frame: pd.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> dict
     return written
 
 
-FORMAT_OF = {"csv": "csv", "tsv": "tsv", "semicolon": "csv", "ndjson": "json", "json": "json", "excel": "excel", "parquet": "parquet"}
+FORMAT_OF = {
+    "csv": "csv",
+    "tsv": "tsv",
+    "semicolon": "csv",
+    "ndjson": "json",
+    "json": "json",
+    "excel": "excel",
+    "parquet": "parquet",
+}
 
 
 @pytest.mark.parametrize("name", list(FORMAT_OF))
-def test_each_format_gives_exact_rows_nulls_min_max_mean(name: str, files: dict[str, Path], frame: pd.DataFrame) -> None:
+def test_each_format_gives_exact_rows_nulls_min_max_mean(
+    name: str, files: dict[str, Path], frame: pd.DataFrame
+) -> None:
     profile = profile_file(files[name])
 
     assert profile.error is None

@@ -49,7 +49,11 @@ def test_large_csv_is_profiled_without_pandas(big_csv: Path, monkeypatch: pytest
     assert (reading.min, reading.max) == (0.1, 99.9)
     last = dt.datetime(2024, 1, 1) + dt.timedelta(seconds=(ROWS - 1) * 30)
     assert profile.column("at").max == last.isoformat(sep=" ")
-    assert profile.column("colour").top_values == [("blue", 200_000), ("green", 200_000), ("red", 200_000)]  # ties by name
+    assert profile.column("colour").top_values == [
+        ("blue", 200_000),
+        ("green", 200_000),
+        ("red", 200_000),
+    ]  # ties by name
     device = profile.column("device")
     assert device.distinct_approx and abs(device.distinct - 5000) / 5000 < 0.1
     assert profile.column("event_id").kind == "id"

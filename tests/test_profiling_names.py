@@ -43,7 +43,9 @@ def test_many_duplicates_stay_linear() -> None:
 @pytest.mark.parametrize("delimiter", [",", ";", "\t", "|"])
 def test_profile_names_and_sample_keys_are_pandas_names(delimiter: str, tmp_path: Path) -> None:
     header = ["city", "", "amount", "amount", "", " pad ", "Amount", "a,b" if delimiter != "," else "a;b"]
-    rows = [[c, str(i), str(i * 2), str(i % 3), f"x{i}", str(i), str(-i), "q"] for i, c in enumerate(["Leeds", "York"] * 3)]
+    rows = [
+        [c, str(i), str(i * 2), str(i % 3), f"x{i}", str(i), str(-i), "q"] for i, c in enumerate(["Leeds", "York"] * 3)
+    ]
     path = tmp_path / ("names.tsv" if delimiter == "\t" else "names.csv")
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle, delimiter=delimiter)

@@ -102,7 +102,7 @@ async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_
         assert static in system
     assert "## Current stage" not in system and "## Stage map" not in system
     # the per-call part leads the contents and names the stage of its call
-    for request, stage_id in zip(coder, ["s1", "s1", "s2", "s2"]):
+    for request, stage_id in zip(coder, ["s1", "s1", "s2", "s2"], strict=True):
         head = request.contents[0]
         assert is_per_call(head) and f"Id: {stage_id}" in head.parts[0].text
     # within a turn the next request is the previous one plus the new exchange: a common prefix
@@ -151,7 +151,9 @@ def sent() -> dict[str, dict]:
         assert [json.loads(line)["reply"] for line in done.stdout.splitlines()] == ["ok"] * len(cases)
     assert len(provider.bodies) == len(cases)
     keys = [CLAUDE, HOSTED_OPENAI, LOCAL, "claude, markers off"]
-    return {key: {"path": path, "body": body} for key, path, body in zip(keys, provider.paths, provider.bodies)}
+    return {
+        key: {"path": path, "body": body} for key, path, body in zip(keys, provider.paths, provider.bodies, strict=True)
+    }
 
 
 def markers(value) -> int:

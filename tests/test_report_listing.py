@@ -26,7 +26,11 @@ def test_lists_runs_newest_first_with_their_facts(tmp_path):
 
     runs = list_runs(tmp_path)
 
-    assert [r.id for r in runs] == ["20261123-100000-interrupted", "20261122-013000-which-region", "20261120-090000-older"]
+    assert [r.id for r in runs] == [
+        "20261123-100000-interrupted",
+        "20261122-013000-which-region",
+        "20261120-090000-older",
+    ]
     newest, middle, oldest = runs
     assert newest.status == "unknown" and newest.task == "" and newest.wall_s is None and not newest.has_report
     assert middle.status == "completed_with_warnings" and middle.mode == "orchestrated"

@@ -65,7 +65,11 @@ def test_missing_report_says_there_is_no_answer_and_what_was_done(tmp_path):
 
 
 def test_missing_report_keeps_a_structured_answer_when_there_is_one(tmp_path):
-    run = make_run(tmp_path, mode="simple", final_answer={"valid": True, "answer": "The mean amount is 356.10.", "confidence": "high"})
+    run = make_run(
+        tmp_path,
+        mode="simple",
+        final_answer={"valid": True, "answer": "The mean amount is 356.10.", "confidence": "high"},
+    )
     (run / "report.md").unlink()
 
     text = render_missing_report(load_run_view(run))

@@ -43,7 +43,9 @@ def test_the_failed_call_is_named_with_agent_stage_endpoint_and_hint(tmp_path):
     md, html = write_reports(Workspace(root))
     for text in (md.read_text(encoding="utf-8"), html.read_text(encoding="utf-8")):
         assert "Model calls: 7 answered, 3 retries (6.5 s waiting), 1 timeout, 1 oversized reply cut." in text
-        assert "code_reviewer (in stage 2 of 3: Compare regions) calling openai/local at http://127.0.0.1:8080/v1" in text
+        assert (
+            "code_reviewer (in stage 2 of 3: Compare regions) calling openai/local at http://127.0.0.1:8080/v1" in text
+        )
         assert "key revoked" in text and "the API key was refused" in text
         assert "rejected list content" in text
     assert json.loads((root / "run.json").read_text())["calls"]["failure"]["agent"] == "code_reviewer"

@@ -27,7 +27,10 @@ def test_complete_run_is_read_whole(tmp_path):
     assert compare.tables[0].columns == ["region", "amount"] and compare.tables[0].total_rows == 4
     assert view.stages[2].last_output == "KeyError: 'dat'\n"
     assert [c.met for c in view.criteria] == [True, False]
-    assert {model: c.input_tokens for model, c in view.cost.by_model.items()} == {"offline": 22800, "openai/gpt-4.1-mini": 5000}
+    assert {model: c.input_tokens for model, c in view.cost.by_model.items()} == {
+        "offline": 22800,
+        "openai/gpt-4.1-mini": 5000,
+    }
     assert view.total_usd == 0.0123 and view.total_tokens == 27800 + 4220
     assert view.input_views[0].path == "inputs/sales.csv" and view.input_views[0].rows == 2391
     assert view.input_views[0].columns == 3
@@ -59,14 +62,23 @@ def test_malformed_records_are_reported_not_raised(tmp_path):
     assert any("run.json is not valid JSON" in p for p in view.problems)
     assert any("plan.json does not hold a JSON object" in p for p in view.problems)
     # Stages are still found from their directories.
-    assert [s.dir for s in view.stages] == [f"stages/{n}" for n in ("01-load-and-audit", "02-compare-regions", "03-monthly-trend")]
+    assert [s.dir for s in view.stages] == [
+        f"stages/{n}" for n in ("01-load-and-audit", "02-compare-regions", "03-monthly-trend")
+    ]
     # The figure is still attached by its file name, even though result.json's list is broken.
     assert [f.path for f in view.stages[1].figures] == ["figures/02-compare-regions-001.png"]
 
 
 def test_wrong_types_in_run_json_fall_back_to_defaults(tmp_path):
-    run = make_run(tmp_path, wall_s="fast", stages="none", cost={"by_model": ["x"]}, criteria=[{"id": "c1", "met": "yes"}],
-                   started_at="2026-11-22T01:30:00+00:00", ended_at="2026-11-22T01:30:30+00:00")
+    run = make_run(
+        tmp_path,
+        wall_s="fast",
+        stages="none",
+        cost={"by_model": ["x"]},
+        criteria=[{"id": "c1", "met": "yes"}],
+        started_at="2026-11-22T01:30:00+00:00",
+        ended_at="2026-11-22T01:30:30+00:00",
+    )
 
     view = load_run_view(run)
 
@@ -133,7 +145,9 @@ def test_records_cannot_point_outside_the_run_directory(tmp_path):
 
 def test_report_text_excludes_the_generated_appendix(tmp_path):
     run = make_run(tmp_path)
-    (run / "report.md").write_text("# Answer\n42\n\n<!-- agentic-ds:appendix -->\n## Run record\nold\n<!-- /agentic-ds:appendix -->\n")
+    (run / "report.md").write_text(
+        "# Answer\n42\n\n<!-- agentic-ds:appendix -->\n## Run record\nold\n<!-- /agentic-ds:appendix -->\n"
+    )
 
     assert load_run_view(run).report_text == "# Answer\n42"
 
@@ -158,12 +172,17 @@ def test_large_code_and_outputs_are_capped(tmp_path):
 
 def test_figures_are_attributed_by_stage_number_whatever_their_slug(tmp_path):
     run = make_run(tmp_path)
-    (run / "figures" / "02-answer-by-group.png").write_bytes((run / "figures" / "02-compare-regions-001.png").read_bytes())
+    (run / "figures" / "02-answer-by-group.png").write_bytes(
+        (run / "figures" / "02-compare-regions-001.png").read_bytes()
+    )
     (run / "figures" / "summary.png").write_bytes(b"\x89PNG")
 
     view = load_run_view(run)
 
-    assert [f.path for f in view.stages[1].figures] == ["figures/02-compare-regions-001.png", "figures/02-answer-by-group.png"]
+    assert [f.path for f in view.stages[1].figures] == [
+        "figures/02-compare-regions-001.png",
+        "figures/02-answer-by-group.png",
+    ]
     assert [f.path for f in view.extra_figures] == ["figures/summary.png"]
 
 

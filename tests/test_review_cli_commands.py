@@ -38,7 +38,9 @@ def no_display(monkeypatch):
 
 
 def test_list_shows_runs_newest_first(cli, runner, tmp_path):
-    make_run(tmp_path, "20261120-090000-older", started_at="2026-11-20T09:00:00+00:00", status="failed", task="Older task")
+    make_run(
+        tmp_path, "20261120-090000-older", started_at="2026-11-20T09:00:00+00:00", status="failed", task="Older task"
+    )
     make_run(tmp_path)
 
     result = runner.invoke(cli, ["list", "--workdir", str(tmp_path)])

@@ -13,7 +13,8 @@ from nbclient import NotebookClient
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.errors import RunFailed, UsageError
-from agentic_ds.sandbox import CodeRunner, isolation, runner as runner_module
+from agentic_ds.sandbox import CodeRunner, isolation
+from agentic_ds.sandbox import runner as runner_module
 from agentic_ds.sandbox.capture import BoundedText, CellResult
 from agentic_ds.workspace import Workspace
 
@@ -34,7 +35,9 @@ async def test_sandbox_cells_share_state_within_a_stage_and_record_everything(tm
     try:
         stage_dir = await runner.begin_stage(0, "Load and clean")
         assert stage_dir == ws.root / "stages" / "01-load-and-clean"
-        first = await runner.run("import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\ndf.groupby('region').price.mean()")
+        first = await runner.run(
+            "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\ndf.groupby('region').price.mean()"
+        )
         second = await runner.run(
             "import os\nos.makedirs('outputs', exist_ok=True)\n"
             "df.to_csv('outputs/clean.csv', index=False)\nprint('rows', len(df))\ndf"
@@ -64,11 +67,17 @@ async def test_sandbox_notebook_reexecutes_top_to_bottom_with_nbclient(tmp_path)
     runner = CodeRunner(ws, SandboxSettings())
     try:
         await runner.begin_stage(0, "Load")
-        await runner.run("import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nimport os\nos.makedirs('outputs', exist_ok=True)")
+        await runner.run(
+            "import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nimport os\n"
+            "os.makedirs('outputs', exist_ok=True)"
+        )
         await runner.run("df.to_csv('outputs/clean.csv', index=False)")
         await runner.begin_stage(1, "Plot")
-        fresh = await runner.run("df")   # a new stage has a fresh kernel: only files carry over
-        await runner.run("import pandas as pd, matplotlib.pyplot as plt\nd = pd.read_csv('outputs/clean.csv')\nd.price.plot()\nplt.show()")
+        fresh = await runner.run("df")  # a new stage has a fresh kernel: only files carry over
+        await runner.run(
+            "import pandas as pd, matplotlib.pyplot as plt\nd = pd.read_csv('outputs/clean.csv')\nd.price.plot()\n"
+            "plt.show()"
+        )
         await runner.run("1 / 0")   # a failed attempt stays in the record
         await runner.run("print(d.price.sum())")
     finally:
@@ -136,7 +145,9 @@ async def test_sandbox_rlimits_mode_runs_code_with_a_scrubbed_environment(tmp_pa
     runner = CodeRunner(ws, SandboxSettings(mode="off"))
     assert runner.isolation == "rlimits" and "off" in runner.warning
     try:
-        result = await runner.run("import os, resource\nprint(sorted(os.environ))\nprint(resource.getrlimit(resource.RLIMIT_AS))")
+        result = await runner.run(
+            "import os, resource\nprint(sorted(os.environ))\nprint(resource.getrlimit(resource.RLIMIT_AS))"
+        )
     finally:
         await runner.close()
     assert result.ok
@@ -147,7 +158,11 @@ async def test_sandbox_rlimits_mode_runs_code_with_a_scrubbed_environment(tmp_pa
 async def test_sandbox_kernel_that_cannot_start_is_a_run_failure(tmp_path, monkeypatch):
     ws = make_workspace(tmp_path / "run")
     runner = CodeRunner(ws, SandboxSettings(mode="off"))
-    monkeypatch.setattr(runner_module, "kernel_env", lambda root, user, private_tmp: {"PATH": "/nonexistent", "PYTHONHOME": "/nonexistent"})
+    monkeypatch.setattr(
+        runner_module,
+        "kernel_env",
+        lambda root, user, private_tmp: {"PATH": "/nonexistent", "PYTHONHOME": "/nonexistent"},
+    )
     monkeypatch.setattr("agentic_ds.sandbox.kernel.START_TIMEOUT_S", 3)
     with pytest.raises(RunFailed) as info:
         await runner.run("1")

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+from sandbox_attack_kit import digest, make_run_dir
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.report.writer import write_reports
@@ -20,7 +21,6 @@ from agentic_ds.sandbox import CodeRunner
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workspace import Workspace
-from sandbox_attack_kit import digest, make_run_dir
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 
@@ -66,7 +66,9 @@ async def test_security_host_does_not_write_into_a_folder_swapped_for_figures(un
 
 async def test_security_host_does_not_append_to_a_kernel_log_swapped_for_a_link(unsandboxed, host_file):
     before = digest(host_file)
-    await unsandboxed.run(f"import os\nos.unlink('.sandbox/kernel.log')\nos.symlink({str(host_file)!r}, '.sandbox/kernel.log')")
+    await unsandboxed.run(
+        f"import os\nos.unlink('.sandbox/kernel.log')\nos.symlink({str(host_file)!r}, '.sandbox/kernel.log')"
+    )
     await unsandboxed.begin_stage(1, "next")   # a new kernel: the host opens the log again
     with pytest.raises(Exception, match="symbolic link"):
         await unsandboxed.run("print('never')")
@@ -78,7 +80,8 @@ async def test_security_host_does_not_write_cell_records_through_links(unsandbox
     stage = "stages/01-plant"
     await unsandboxed.run(
         f"import os\nos.unlink('{stage}/code.py')\nos.symlink({str(host_file)!r}, '{stage}/code.py')\n"
-        f"os.symlink({str(host_file)!r}, '{stage}/cell_003.py')\nos.symlink({str(host_file)!r}, '{stage}/cell_003.out.txt')"
+        f"os.symlink({str(host_file)!r}, '{stage}/cell_003.py')\n"
+        f"os.symlink({str(host_file)!r}, '{stage}/cell_003.out.txt')"
     )
     with pytest.raises(OSError):
         await unsandboxed.run("print('next')")
@@ -108,7 +111,9 @@ async def test_security_reports_never_read_or_write_through_planted_links(tmp_pa
     root = make_run_dir(tmp_path / "run")
     plant_run(root, host_file)
     before = digest(host_file)
-    md, html = await asyncio.wait_for(asyncio.to_thread(write_reports, Workspace(root)), timeout=20)   # a FIFO never blocks it
+    md, html = await asyncio.wait_for(
+        asyncio.to_thread(write_reports, Workspace(root)), timeout=20
+    )  # a FIFO never blocks it
     assert digest(host_file) == before and not md.is_symlink()
     text = md.read_text() + html.read_text()
     assert "precious host data" not in text

@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
+from sandbox_attack_kit import FAKE_KEY, INPUT, MARKS, RECORDS, digest, outside, sandbox, snapshot_records  # noqa: F401
 
 from agentic_ds.sandbox.bwrap import python_roots
-from sandbox_attack_kit import FAKE_KEY, INPUT, MARKS, RECORDS, digest, outside, sandbox, snapshot_records  # noqa: F401
 
 pytestmark = MARKS
 
@@ -46,7 +46,8 @@ async def test_security_sandbox_cannot_read_host_files_homes_or_the_project(sand
         "print('ssh', os.path.exists(os.path.expanduser('~/.ssh')), os.path.exists('/root/.ssh'))\n"
         "print('shadow', os.path.exists('/etc/shadow'))\n"
         f"print('project', os.path.exists({str(Path.cwd() / 'pyproject.toml')!r}))\n"
-        f"print('home', sorted(os.listdir({os.path.expanduser('~')!r})) if os.path.isdir({os.path.expanduser('~')!r}) else [])"
+        f"print('home', sorted(os.listdir({os.path.expanduser('~')!r})) if os.path.isdir({os.path.expanduser('~')!r}) "
+        f"else [])"
     )
     assert result.ok, result.error
     for line in ("secret False", "ssh False False", "shadow False", "project False"):
@@ -68,10 +69,13 @@ async def test_security_other_run_directories_are_invisible(sandbox):
 # -- the run's records --------------------------------------------------------------------------
 def tamper(name: str) -> str:
     return (
-        f"import os\nfor how in ('a', 'w'):\n    try:\n        open({name!r}, how).write('tam' + 'pered')\n        print('WROTE')\n"
+        f"import os\nfor how in ('a', 'w'):\n    try:\n        open({name!r}, how).write('tam' + 'pered')\n"
+        f"        print('WROTE')\n"
         "    except OSError as e:\n        print('refused', e.strerror)\n"
-        f"for act in (lambda: os.unlink({name!r}), lambda: os.rename({name!r}, 'outputs/moved'), lambda: os.chmod({name!r}, 0o777)):\n"
-        "    try:\n        act()\n        print('CHANGED')\n    except OSError as e:\n        print('refused', e.strerror)"
+        f"for act in (lambda: os.unlink({name!r}), lambda: os.rename({name!r}, 'outputs/moved'), lambda: "
+        f"os.chmod({name!r}, 0o777)):\n"
+        "    try:\n        act()\n        print('CHANGED')\n    except OSError as e:\n"
+        "        print('refused', e.strerror)"
     )
 
 
@@ -107,12 +111,20 @@ async def test_security_records_created_after_the_kernel_started_are_read_only_t
 async def test_security_new_files_cannot_be_planted_among_the_records(sandbox):
     root = sandbox.workspace.root
     await sandbox.run(
-        "import os\nfor p in ('report.pdf', 'stages/01-attacks/review.md', 'inputs/extra.csv', '.env', 'plan.json.tmp'):\n"
+        "import os\nfor p in ('report.pdf', 'stages/01-attacks/review.md', 'inputs/extra.csv', '.env', "
+        "'plan.json.tmp'):\n"
         "    try:\n        open(p, 'w').write('planted')\n    except OSError:\n        pass\n"
         "try:\n    os.symlink('/etc/passwd', 'report.html')\nexcept OSError:\n    pass\n"
         "try:\n    os.mkdir('stages/99-forged')\nexcept OSError:\n    pass"
     )
-    for name in ("report.pdf", "stages/01-attacks/review.md", "inputs/extra.csv", ".env", "plan.json.tmp", "stages/99-forged"):
+    for name in (
+        "report.pdf",
+        "stages/01-attacks/review.md",
+        "inputs/extra.csv",
+        ".env",
+        "plan.json.tmp",
+        "stages/99-forged",
+    ):
         assert not (root / name).exists(), name
     assert not (root / "report.html").is_symlink()
 
@@ -120,7 +132,8 @@ async def test_security_new_files_cannot_be_planted_among_the_records(sandbox):
 async def test_security_inputs_cannot_be_hard_linked_into_a_writable_folder(sandbox):
     root = sandbox.workspace.root
     result = await sandbox.run(
-        "import os\ntry:\n    os.link('inputs/data.csv', 'outputs/data.csv')\n    open('outputs/data.csv', 'a').write('tampered')\n"
+        "import os\ntry:\n    os.link('inputs/data.csv', 'outputs/data.csv')\n"
+        "    open('outputs/data.csv', 'a').write('tampered')\n"
         "except OSError as e:\n    print('refused', e.strerror)"
     )
     assert "refused" in result.stdout
@@ -152,7 +165,8 @@ async def test_security_host_processes_environ_and_cmdline_are_out_of_sight(sand
     host_pid = os.getpid()
     result = await sandbox.run(
         "import os\npids = [p for p in os.listdir('/proc') if p.isdigit()]\nprint(len(pids))\nfound = 0\n"
-        "for p in pids:\n    for f in ('environ', 'cmdline'):\n        try:\n            found += open(f'/proc/{p}/{f}', 'rb').read().count(b'sk-ant')\n"
+        "for p in pids:\n    for f in ('environ', 'cmdline'):\n        try:\n"
+        "            found += open(f'/proc/{p}/{f}', 'rb').read().count(b'sk-ant')\n"
         "        except OSError:\n            pass\nprint(found)\n"
         f"print(os.path.exists('/proc/{host_pid}/environ') and 'pytest' in open('/proc/{host_pid}/cmdline').read())"
     )
@@ -163,8 +177,10 @@ async def test_security_host_processes_environ_and_cmdline_are_out_of_sight(sand
 async def test_security_proc_1_root_does_not_lead_to_the_host(sandbox, outside):
     result = await sandbox.run(
         "import os\n"
-        f"for p in ('/proc/1/root{outside}/secret.txt', '/proc/1/root/etc/shadow', '/proc/self/root/etc/shadow', '/proc/1/cwd'):\n"
-        "    try:\n        print(p, open(p).read()[:20])\n    except OSError as e:\n        print(p, 'refused', e.strerror)"
+        f"for p in ('/proc/1/root{outside}/secret.txt', '/proc/1/root/etc/shadow', '/proc/self/root/etc/shadow', "
+        f"'/proc/1/cwd'):\n"
+        "    try:\n        print(p, open(p).read()[:20])\n    except OSError as e:\n"
+        "        print(p, 'refused', e.strerror)"
     )
     assert "host secret" not in result.stdout and "root:" not in result.stdout
 

@@ -14,7 +14,6 @@ import time
 
 import psutil
 import pytest
-
 from sandbox_attack_kit import MARKS, SETTINGS, outside, sandbox, start_sandbox  # noqa: F401 - fixtures
 
 pytestmark = MARKS
@@ -74,7 +73,10 @@ async def test_security_memory_of_many_children_is_bounded_together(tmp_path):
                 await asyncio.sleep(0.02)
 
         watcher = asyncio.create_task(watch())
-        hog = "import time; block = bytearray(400 * 1024 * 1024); block[::4096] = b'x' * len(block[::4096]); time.sleep(1)"
+        hog = (
+            "import time; block = bytearray(400 * 1024 * 1024); block[::4096] = b'x' * len(block[::4096]); "
+            "time.sleep(1)"
+        )
         code = (
             "import subprocess, sys\n"
             f"children = [subprocess.Popen([sys.executable, '-c', {hog!r}]) for _ in range(4)]\n"
@@ -95,13 +97,18 @@ async def test_security_disk_bomb_past_the_file_size_limit_hits_the_run_quota(sa
     root = sandbox.workspace.root
     result = await sandbox.run(
         "import os\nchunk = b'0' * (4 * 1024 * 1024)\n"
-        "for i in range(400):\n    with open(f'outputs/bomb_{i}.bin', 'wb') as f:\n        f.write(chunk)\n        f.write(chunk)\n"
+        "for i in range(400):\n    with open(f'outputs/bomb_{i}.bin', 'wb') as f:\n        f.write(chunk)\n"
+        "        f.write(chunk)\n"
         "        os.fsync(f.fileno())"
     )
     written = sum(p.stat().st_size for p in (root / "outputs").glob("bomb_*.bin"))
     assert "DiskQuota" in result.error and f"{SETTINGS.disk_quota_mb} MB" in result.error
-    assert written <= (SETTINGS.disk_quota_mb + 2 * SETTINGS.max_file_mb) * 1024 * 1024, f"{written / 2**20:.0f} MB written"
-    cleanup = await sandbox.run("import glob, os\nfor p in glob.glob('outputs/bomb_*.bin'):\n    os.unlink(p)\nprint('cleaned')")
+    assert written <= (SETTINGS.disk_quota_mb + 2 * SETTINGS.max_file_mb) * 1024 * 1024, (
+        f"{written / 2**20:.0f} MB written"
+    )
+    cleanup = await sandbox.run(
+        "import glob, os\nfor p in glob.glob('outputs/bomb_*.bin'):\n    os.unlink(p)\nprint('cleaned')"
+    )
     assert cleanup.stdout == "cleaned\n"   # a cell that only deletes, to come back under the quota, runs
 
 
@@ -114,8 +121,10 @@ async def test_security_a_huge_single_file_is_stopped_by_the_file_size_limit(san
 
 async def test_security_private_tmp_is_size_capped(sandbox):
     result = await sandbox.run(
-        "import os\ntry:\n    for i in range(100):\n        with open(f'/tmp/fill{i}', 'wb') as f:\n            f.write(b'0' * (4 * 1024 * 1024))\n"
-        "except OSError as e:\n    print('stopped', e.strerror)\nprint(sum(os.path.getsize(f'/tmp/{n}') for n in os.listdir('/tmp')) // 2**20)\n"
+        "import os\ntry:\n    for i in range(100):\n        with open(f'/tmp/fill{i}', 'wb') as f:\n"
+        "            f.write(b'0' * (4 * 1024 * 1024))\n"
+        "except OSError as e:\n    print('stopped', e.strerror)\n"
+        "print(sum(os.path.getsize(f'/tmp/{n}') for n in os.listdir('/tmp')) // 2**20)\n"
         "for n in os.listdir('/tmp'):\n    os.unlink(f'/tmp/{n}')"
     )
     assert "stopped No space left on device" in result.stdout
@@ -123,11 +132,14 @@ async def test_security_private_tmp_is_size_capped(sandbox):
 
 
 async def test_security_cpu_burned_by_several_processes_is_limited_per_cell(tmp_path):
-    runner = await start_sandbox(tmp_path / "run", SETTINGS.model_copy(update={"cell_timeout_s": 20, "cell_cpu_s": 2.0}))
+    runner = await start_sandbox(
+        tmp_path / "run", SETTINGS.model_copy(update={"cell_timeout_s": 20, "cell_cpu_s": 2.0})
+    )
     try:
         result = await runner.run(
             "import subprocess, sys, time\n"
-            "procs = [subprocess.Popen([sys.executable, '-c', 'while True: pass  # 16.18']) for _ in range(3)]\ntime.sleep(60)"
+            "procs = [subprocess.Popen([sys.executable, '-c', 'while True: pass  # 16.18']) for _ in range(3)]\n"
+            "time.sleep(60)"
         )
         assert "CPULimit" in result.error and not result.timed_out, result.error
         assert result.duration_s < 10
@@ -195,7 +207,8 @@ async def test_security_a_thread_writing_after_its_cell_is_stopped(sandbox):
     root = sandbox.workspace.root
     result = await sandbox.run(
         "import threading, time\n"
-        "def scribble():\n    while True:\n        with open('outputs/after.txt', 'a') as f:\n            f.write('x')\n        time.sleep(0.02)\n"
+        "def scribble():\n    while True:\n        with open('outputs/after.txt', 'a') as f:\n"
+        "            f.write('x')\n        time.sleep(0.02)\n"
         "threading.Thread(target=scribble, daemon=True).start()\ntime.sleep(0.1)"
     )
     assert any("thread(s) running in the kernel" in note and "restarted" in note for note in result.notes)

@@ -6,7 +6,6 @@ import os
 import socket
 
 import psutil
-
 from sandbox_attack_kit import MARKS, accepted_nothing, outside, sandbox, tcp_listener  # noqa: F401 - fixtures
 
 pytestmark = MARKS
@@ -17,7 +16,8 @@ async def test_security_tcp_to_a_host_listener_is_impossible(sandbox):
     port = listener.getsockname()[1]
     try:
         result = await sandbox.run(
-            f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n    print('CONNECTED')\n"
+            f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+            f"    print('CONNECTED')\n"
             "except OSError as e:\n    print('blocked', type(e).__name__)"
         )
         assert accepted_nothing(listener)
@@ -32,10 +32,13 @@ async def test_security_udp_to_a_host_listener_delivers_nothing(sandbox):
     receiver.settimeout(0.3)
     port = receiver.getsockname()[1]
     try:
-        await sandbox.run(f"import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(20):\n    s.sendto(b'leak', ('127.0.0.1', {port}))")
+        await sandbox.run(
+            f"import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(20):\n"
+            f"    s.sendto(b'leak', ('127.0.0.1', {port}))"
+        )
         try:
             data = receiver.recv(100)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             data = b""
     finally:
         receiver.close()
@@ -48,13 +51,14 @@ async def test_security_dns_lookups_fail_and_reach_no_host_resolver(sandbox):
     resolver.settimeout(0.3)
     try:
         result = await sandbox.run(
-            "import socket\nfor name in ('example.com', 'pypi.org'):\n    try:\n        print(socket.getaddrinfo(name, 443)[0][4])\n"
+            "import socket\nfor name in ('example.com', 'pypi.org'):\n    try:\n"
+            "        print(socket.getaddrinfo(name, 443)[0][4])\n"
             "    except OSError as e:\n        print('no dns', type(e).__name__)\n"
             "import os\nprint(os.path.exists('/etc/resolv.conf'))"
         )
         try:
             query = resolver.recv(512)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             query = b""
     finally:
         resolver.close()
@@ -69,7 +73,8 @@ async def test_security_abstract_unix_socket_of_the_host_is_unreachable(sandbox)
     listener.settimeout(0.3)
     try:
         result = await sandbox.run(
-            f"import socket\ns = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\ntry:\n    s.connect({name!r})\n    print('CONNECTED')\n"
+            f"import socket\ns = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\ntry:\n    s.connect({name!r})\n"
+            f"    print('CONNECTED')\n"
             "except OSError as e:\n    print('blocked', e.strerror)"
         )
         assert accepted_nothing(listener)
@@ -80,13 +85,17 @@ async def test_security_abstract_unix_socket_of_the_host_is_unreachable(sandbox)
 
 async def test_security_host_unix_sockets_on_disk_are_not_mounted(sandbox):
     result = await sandbox.run(
-        "import os\nprint([p for p in ('/run', '/var/run', '/run/dbus/system_bus_socket', '/var/run/docker.sock') if os.path.exists(p)])"
+        "import os\nprint([p for p in ('/run', '/var/run', '/run/dbus/system_bus_socket', '/var/run/docker.sock') if "
+        "os.path.exists(p)])"
     )
     assert result.stdout.strip() == "[]"
 
 
 async def test_security_sandbox_has_no_interface_but_loopback(sandbox):
-    result = await sandbox.run("import socket\nprint([name for _, name in socket.if_nameindex()])\nprint(open('/proc/net/dev').read().count(':'))")
+    result = await sandbox.run(
+        "import socket\nprint([name for _, name in socket.if_nameindex()])\n"
+        "print(open('/proc/net/dev').read().count(':'))"
+    )
     assert result.ok and result.stdout.splitlines() == ["['lo']", "1"]
 
 
@@ -95,7 +104,8 @@ async def test_security_signals_cannot_reach_the_cli_or_any_host_process(sandbox
     parent = os.getppid()
     result = await sandbox.run(
         "import os, signal\n"
-        f"for pid in ({me}, {parent}, 1):\n    try:\n        os.kill(pid, signal.SIGKILL if pid != 1 else 0)\n        print(pid, 'signalled')\n"
+        f"for pid in ({me}, {parent}, 1):\n    try:\n        os.kill(pid, signal.SIGKILL if pid != 1 else 0)\n"
+        f"        print(pid, 'signalled')\n"
         "    except OSError as e:\n        print(pid, e.strerror)"
     )
     assert psutil.pid_exists(me) and psutil.Process(parent).is_running()

@@ -12,13 +12,20 @@ from pathlib import Path
 
 import psutil
 import pytest
+from sandbox_attack_kit import (  # noqa: F401 - fixtures
+    MARKS,
+    RECORDS,
+    SETTINGS,
+    c_call,
+    make_run_dir,
+    outside,
+    sandbox,
+    snapshot_records,
+)
 
 from agentic_ds.sandbox import CodeRunner
 from agentic_ds.sandbox.user import SandboxUser
 from agentic_ds.workspace import Workspace
-from sandbox_attack_kit import (  # noqa: F401 - fixtures
-    MARKS, RECORDS, SETTINGS, c_call, make_run_dir, outside, sandbox, snapshot_records,
-)
 
 pytestmark = MARKS
 
@@ -62,14 +69,17 @@ async def test_security_mounting_over_the_run_directory_is_refused(sandbox):
 async def test_security_open_by_handle_at_cannot_read_etc_shadow(sandbox):
     shadow = Path("/etc/shadow").read_bytes() if os.access("/etc/shadow", os.R_OK) else b""
     code = c_call(
-        "class FH(ctypes.Structure):\n    _fields_ = [('n', ctypes.c_uint), ('t', ctypes.c_int), ('h', ctypes.c_ubyte * 128)]\n"
+        "class FH(ctypes.Structure):\n"
+        "    _fields_ = [('n', ctypes.c_uint), ('t', ctypes.c_int), ('h', ctypes.c_ubyte * 128)]\n"
         "fh = FH(); fh.n = 128; mount_id = ctypes.c_int()\n"
-        "print('name_to_handle', errno_of(libc.name_to_handle_at(-100, b'/', ctypes.byref(fh), ctypes.byref(mount_id), 0)))\n"
+        "print('name_to_handle', errno_of(libc.name_to_handle_at(-100, b'/', ctypes.byref(fh), ctypes.byref(mount_id), "
+        "0)))\n"
         "fh.n, fh.t = 8, 1\n"
         "ctypes.memmove(fh.h, (2).to_bytes(4, 'little') + (0).to_bytes(4, 'little'), 8)   # the root inode\n"
         "fd = libc.open_by_handle_at(os.open('/', os.O_RDONLY), ctypes.byref(fh), 0)\n"
         "print('open_by_handle', errno_of(fd))\n"
-        "print(os.read(os.openat(fd, 'etc/shadow', os.O_RDONLY) if hasattr(os, 'openat') else fd, 99) if fd >= 0 else '')\n"
+        "print(os.read(os.openat(fd, 'etc/shadow', os.O_RDONLY) if hasattr(os, 'openat') else fd, 99) if fd >= 0 else "
+        "'')\n"
     )
     result = await sandbox.run(code)
     assert "name_to_handle EPERM" in result.stdout and "open_by_handle EPERM" in result.stdout
@@ -109,7 +119,8 @@ async def test_security_dangerous_system_calls_are_refused(sandbox, name, call):
 async def test_security_the_unshare_and_nsenter_tools_get_no_new_namespace(sandbox):
     result = await sandbox.run(
         "import subprocess\n"
-        "for cmd in (['unshare', '-U', '-r', 'id', '-u'], ['unshare', '-m', 'true'], ['nsenter', '-t', '1', '-n', 'true']):\n"
+        "for cmd in (['unshare', '-U', '-r', 'id', '-u'], ['unshare', '-m', 'true'], ['nsenter', '-t', '1', '-n', "
+        "'true']):\n"
         "    done = subprocess.run(cmd, capture_output=True, text=True)\n"
         "    print(cmd[0], done.returncode, done.stdout.strip())"
     )
@@ -121,7 +132,8 @@ async def test_security_setuid_binaries_grant_nothing(sandbox, outside):
     marker = outside / "setuid-pwned"
     result = await sandbox.run(
         "import os, subprocess\n"
-        "found = [p for p in ('/usr/bin/su', '/usr/bin/mount', '/usr/bin/passwd', '/usr/bin/newgrp', '/usr/bin/chsh') if os.path.exists(p)]\n"
+        "found = [p for p in ('/usr/bin/su', '/usr/bin/mount', '/usr/bin/passwd', '/usr/bin/newgrp', '/usr/bin/chsh') "
+        "if os.path.exists(p)]\n"
         "print('setuid', sum(1 for p in found if os.stat(p).st_mode & 0o4000))\n"
         "for p in found:\n"
         "    done = subprocess.run([p, '--help'], capture_output=True, text=True, input='')\n"
@@ -136,8 +148,10 @@ async def test_security_setuid_binaries_grant_nothing(sandbox, outside):
 
 async def test_security_dev_and_sys_expose_no_host_device_or_kernel_knob(sandbox):
     result = await sandbox.run(
-        "import os\nprint(sorted(os.listdir('/dev')))\nprint(os.path.exists('/sys/class/net'), os.path.exists('/sys/kernel'))\n"
-        "try:\n    open('/proc/sys/kernel/hostname', 'w').write('pwned')\nexcept OSError as e:\n    print('sysctl', e.strerror)"
+        "import os\nprint(sorted(os.listdir('/dev')))\n"
+        "print(os.path.exists('/sys/class/net'), os.path.exists('/sys/kernel'))\n"
+        "try:\n    open('/proc/sys/kernel/hostname', 'w').write('pwned')\nexcept OSError as e:\n"
+        "    print('sysctl', e.strerror)"
     )
     devices = set(eval(result.stdout.splitlines()[0]))   # noqa: S307 - our own printed list
     assert not devices & {"sda", "vda", "nvme0n1", "mem", "kmem", "port", "kmsg"}
@@ -146,7 +160,10 @@ async def test_security_dev_and_sys_expose_no_host_device_or_kernel_knob(sandbox
 
 
 async def test_security_the_sandbox_has_its_own_host_name(sandbox):
-    result = await sandbox.run("import socket\nsocket.sethostname('pwned') if hasattr(socket, 'sethostname') else None\nprint(socket.gethostname())")
+    await sandbox.run(  # whatever it printed: only the host's name counts
+        "import socket\nsocket.sethostname('pwned') if hasattr(socket, 'sethostname') else None\n"
+        "print(socket.gethostname())"
+    )
     assert os.uname().nodename != "pwned" and stat.S_ISDIR(os.stat("/").st_mode)
     assert psutil.Process().is_running()
 

@@ -12,7 +12,6 @@ import os
 import time
 
 import pytest
-
 from sandbox_attack_kit import MARKS, SETTINGS, sandbox  # noqa: F401 - fixtures
 
 pytestmark = MARKS
@@ -46,7 +45,9 @@ def on_disk(root) -> int:
 
 
 async def clean(sandbox) -> None:
-    done = await sandbox.run("import glob, os\nfor p in glob.glob('outputs/bomb_*.bin'):\n    os.unlink(p)\nprint('cleaned')")
+    done = await sandbox.run(
+        "import glob, os\nfor p in glob.glob('outputs/bomb_*.bin'):\n    os.unlink(p)\nprint('cleaned')"
+    )
     assert done.stdout == "cleaned\n", done.error   # a cell that only deletes, to come back under the quota, runs
 
 

@@ -138,5 +138,7 @@ async def test_security_tools_sql_configuration_is_locked(sql, ws):
         "('enable_external_access', 'lock_configuration', 'autoinstall_known_extensions') ORDER BY name"
     )
     assert db_settings["table"].splitlines()[2:] == [
-        "| autoinstall_known_extensions | false |", "| enable_external_access | false |", "| lock_configuration | true |",
+        "| autoinstall_known_extensions | false |",
+        "| enable_external_access | false |",
+        "| lock_configuration | true |",
     ]

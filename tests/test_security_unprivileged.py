@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sandbox_attack_kit import FAKE_KEY, needs_bwrap
 
 from agentic_ds.cli.main import main
 from agentic_ds.sandbox import isolation
-from sandbox_attack_kit import FAKE_KEY, needs_bwrap
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 REPO = Path(__file__).resolve().parents[1]
@@ -49,8 +49,23 @@ def test_security_attacks_are_contained_when_the_cli_is_an_unprivileged_user(req
     for folder in (scratch, basetemp, nobody_home):
         folder.mkdir(exist_ok=True)
         os.chown(folder, 65534, 65534)
-    command = [*outer, "--", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
-               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}", *ATTACK_MODULES]
+    command = [
+        *outer,
+        "--",
+        "setpriv",
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--",
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"--basetemp={basetemp}",
+        *ATTACK_MODULES,
+    ]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900,
                           env={"PATH": os.environ["PATH"], "HOME": str(nobody_home), "LANG": "C.UTF-8"})
     tail = done.stdout[-3000:] + done.stderr[-2000:]

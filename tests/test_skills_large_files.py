@@ -32,9 +32,20 @@ def setup(tmp_path):
 def test_a_direct_statistic_on_a_large_file_is_exact(tmp_path):
     frame = setup(tmp_path)
     lib = SkillLibrary.load()
-    for stat, expected in (("mean", frame["price"].mean()), ("max", frame["price"].max()), ("missing", frame["price"].isna().sum())):
-        code = lib.render("descriptive-statistics", "statistic", data_path="inputs/big.csv", result_path="outputs/r.json",
-                          fig_prefix="figures/r", column="price", stat=stat)
+    for stat, expected in (
+        ("mean", frame["price"].mean()),
+        ("max", frame["price"].max()),
+        ("missing", frame["price"].isna().sum()),
+    ):
+        code = lib.render(
+            "descriptive-statistics",
+            "statistic",
+            data_path="inputs/big.csv",
+            result_path="outputs/r.json",
+            fig_prefix="figures/r",
+            column="price",
+            stat=stat,
+        )
         result = run(code, tmp_path)
         assert abs(float(result["answer_value"]) - float(expected)) < 1e-6, (stat, result["answer_value"], expected)
         assert any("exactly over all 5,000 rows" in n for n in result["notes"])

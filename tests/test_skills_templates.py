@@ -54,8 +54,15 @@ def make_sales(path: Path) -> pd.DataFrame:
 
 def make_tiny(path: Path) -> None:
     """Three rows, one group, a constant column: every template must say so, not crash."""
-    pd.DataFrame({"order_date": ["2024-01-01", "2024-01-02", "bad"], "region": ["North"] * 3,
-                  "units": [1.0, None, 1.0], "revenue": ["5", "x", "7"], "plan": ["a", "a", "a"]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "order_date": ["2024-01-01", "2024-01-02", "bad"],
+            "region": ["North"] * 3,
+            "units": [1.0, None, 1.0],
+            "revenue": ["5", "x", "7"],
+            "plan": ["a", "a", "a"],
+        }
+    ).to_csv(path, index=False)
 
 
 # (skill, template, data file, params) - every template in the library must appear here.
@@ -63,48 +70,134 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "load_overview": ("loading-and-cleaning", "load_overview", DATA, {"clean_path": "outputs/clean.csv"}),
     "quality_audit": ("data-quality-audit", "quality_audit", DATA, {}),
     "describe": ("descriptive-statistics", "describe", DATA, {}),
-    "statistic_mean": ("descriptive-statistics", "statistic", DATA, {"column": "price", "stat": "mean", "group_col": "region"}),
-    "statistic_p90": ("descriptive-statistics", "statistic", DATA, {"column": "revenue", "stat": "percentile", "p": 90}),
+    "statistic_mean": (
+        "descriptive-statistics",
+        "statistic",
+        DATA,
+        {"column": "price", "stat": "mean", "group_col": "region"},
+    ),
+    "statistic_p90": (
+        "descriptive-statistics",
+        "statistic",
+        DATA,
+        {"column": "revenue", "stat": "percentile", "p": 90},
+    ),
     "top_values": ("descriptive-statistics", "top_values", DATA, {"column": "region", "k": 3}),
     "distribution_outliers": ("distributions-and-outliers", "distribution_outliers", DATA, {"column": "revenue"}),
     "correlation_matrix": ("correlation-and-association", "correlation_matrix", DATA, {}),
     "pairwise_numeric": ("correlation-and-association", "pairwise_association", DATA, {"x": "units", "y": "revenue"}),
     "pairwise_mixed": ("correlation-and-association", "pairwise_association", DATA, {"x": "region", "y": "revenue"}),
-    "pairwise_few_levels": ("correlation-and-association", "pairwise_association", DATA,
-                            {"x": "churned", "y": "revenue", "method": "spearman"}),
+    "pairwise_few_levels": (
+        "correlation-and-association",
+        "pairwise_association",
+        DATA,
+        {"x": "churned", "y": "revenue", "method": "spearman"},
+    ),
     "compare_two": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "plan"}),
     "compare_many": ("group-comparisons", "compare_groups", DATA, {"value_col": "revenue", "group_col": "region"}),
     "chi_square": ("group-comparisons", "chi_square", DATA, {"col_a": "region", "col_b": "plan"}),
-    "ols_regression": ("regression", "ols_regression", DATA, {"target": "revenue", "features": ["units", "price", "region"]}),
-    "logistic_regression": ("regression", "logistic_regression", DATA, {"target": "plan", "features": ["units", "region"], "positive_class": "pro"}),
-    "trend_seasonality": ("time-series", "trend_seasonality", DATA, {"date_col": "order_date", "value_col": "revenue", "freq": "M"}),
-    "kmeans_segments": ("clustering-segmentation", "kmeans_segments", DATA, {"features": ["units", "revenue"], "k_max": 4, "assignments_csv": "outputs/segments.csv"}),
-    "classification_baseline": ("classification", "classification_baseline", DATA, {"target": "plan", "features": ["units", "price", "region"], "cv_folds": 3}),
+    "ols_regression": (
+        "regression",
+        "ols_regression",
+        DATA,
+        {"target": "revenue", "features": ["units", "price", "region"]},
+    ),
+    "logistic_regression": (
+        "regression",
+        "logistic_regression",
+        DATA,
+        {"target": "plan", "features": ["units", "region"], "positive_class": "pro"},
+    ),
+    "trend_seasonality": (
+        "time-series",
+        "trend_seasonality",
+        DATA,
+        {"date_col": "order_date", "value_col": "revenue", "freq": "M"},
+    ),
+    "kmeans_segments": (
+        "clustering-segmentation",
+        "kmeans_segments",
+        DATA,
+        {"features": ["units", "revenue"], "k_max": 4, "assignments_csv": "outputs/segments.csv"},
+    ),
+    "classification_baseline": (
+        "classification",
+        "classification_baseline",
+        DATA,
+        {"target": "plan", "features": ["units", "price", "region"], "cv_folds": 3},
+    ),
     "auto_chart": ("visualization", "auto_chart", DATA, {"x": "region", "y": "revenue"}),
     "estimate_with_ci": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "revenue", "group_col": "region"}),
-    "estimate_share": ("reporting-numbers", "estimate_with_ci", DATA, {"column": "plan", "statistic": "proportion", "event": "pro"}),
-    "compute_answers": ("direct-answers", "compute_answers", DATA, {
-        "asks": [{"name": "mean_revenue", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
-                 {"name": "std_revenue", "stat": "std", "column": "revenue", "slots": {"value": "std_revenue"}},
-                 {"name": "rho", "stat": "spearman", "column": "units", "second": "revenue"},
-                 {"name": "far", "stat": "outliers_iqr", "column": "value", "factor": 1.5},
-                 {"name": "top_region", "stat": "median", "column": "revenue", "group": "region", "extreme": "max",
-                  "slots": {"value": "region"}},
-                 {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}}],
-        "filters": [{"column": "units", "op": ">=", "value": 15}, {"column": "region", "op": "!=", "value": "west"}],
-        "derived": [{"name": "value", "expression": "price * units"}], "dropna": ["revenue"], "digits": 3}),
-    "compute_answers_join": ("direct-answers", "compute_answers", DATA, {
-        "asks": [{"name": "by_climate", "stat": "sum", "column": "revenue", "group": "climate"}],
-        "joins": [{"path": "inputs/regions.csv", "on": "region"}]}),
-    "compute_answers_outliers": ("direct-answers", "compute_answers", DATA, {
-        "asks": [{"name": "mean", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
-                 {"name": "by_region", "stat": "median", "column": "revenue", "group": "region",
-                  "slots": {"group:North": "median_north"}}],
-        "filters": [{"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}}]}),
+    "estimate_share": (
+        "reporting-numbers",
+        "estimate_with_ci",
+        DATA,
+        {"column": "plan", "statistic": "proportion", "event": "pro"},
+    ),
+    "compute_answers": (
+        "direct-answers",
+        "compute_answers",
+        DATA,
+        {
+            "asks": [
+                {"name": "mean_revenue", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                {"name": "std_revenue", "stat": "std", "column": "revenue", "slots": {"value": "std_revenue"}},
+                {"name": "rho", "stat": "spearman", "column": "units", "second": "revenue"},
+                {"name": "far", "stat": "outliers_iqr", "column": "value", "factor": 1.5},
+                {
+                    "name": "top_region",
+                    "stat": "median",
+                    "column": "revenue",
+                    "group": "region",
+                    "extreme": "max",
+                    "slots": {"value": "region"},
+                },
+                {"name": "plans", "stat": "ttest", "column": "revenue", "group": "plan", "slots": {"p_value": "p"}},
+            ],
+            "filters": [
+                {"column": "units", "op": ">=", "value": 15},
+                {"column": "region", "op": "!=", "value": "west"},
+            ],
+            "derived": [{"name": "value", "expression": "price * units"}],
+            "dropna": ["revenue"],
+            "digits": 3,
+        },
+    ),
+    "compute_answers_join": (
+        "direct-answers",
+        "compute_answers",
+        DATA,
+        {
+            "asks": [{"name": "by_climate", "stat": "sum", "column": "revenue", "group": "climate"}],
+            "joins": [{"path": "inputs/regions.csv", "on": "region"}],
+        },
+    ),
+    "compute_answers_outliers": (
+        "direct-answers",
+        "compute_answers",
+        DATA,
+        {
+            "asks": [
+                {"name": "mean", "stat": "mean", "column": "revenue", "slots": {"value": "mean_revenue"}},
+                {
+                    "name": "by_region",
+                    "stat": "median",
+                    "column": "revenue",
+                    "group": "region",
+                    "slots": {"group:North": "median_north"},
+                },
+            ],
+            "filters": [{"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}}],
+        },
+    ),
     "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
     "dimension_breakdown": ("drivers-analysis", "dimension_breakdown", DATA, {"target": "revenue"}),
-    "joined_drivers": ("drivers-analysis", "joined_drivers", DATA,
-                       {"target": "revenue", "key": "region", "other_path": "inputs/regions.csv"}),
+    "joined_drivers": (
+        "drivers-analysis",
+        "joined_drivers",
+        DATA,
+        {"target": "revenue", "key": "region", "other_path": "inputs/regions.csv"},
+    ),
     "driver_model": ("drivers-analysis", "driver_model", DATA, {"target": "revenue", "folds": 4}),
     # Degenerate data: a clear sentence instead of a crash.
     "tiny_compare": ("group-comparisons", "compare_groups", TINY, {"value_col": "revenue", "group_col": "region"}),
@@ -154,7 +247,7 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
         return Run(done.returncode, done.stdout + done.stderr, result, run_dir)
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        return dict(zip(CASES, pool.map(execute, CASES)))
+        return dict(zip(CASES, pool.map(execute, CASES), strict=True))
 
 
 def result_of(runs: dict[str, Run], case: str) -> dict:
@@ -281,7 +374,8 @@ def test_top_values_match_value_counts(runs, frame):
     result = result_of(runs, "top_values")
     counts = data["region"].value_counts()
     assert result["answer_value"] == counts.index[0]
-    assert [(v["value"], v["count"]) for v in result["top_values"]] == list(zip(counts.index[:3], counts.values[:3]))
+    expected = list(zip(counts.index[:3], counts.values[:3], strict=True))
+    assert [(v["value"], v["count"]) for v in result["top_values"]] == expected
 
 
 def test_load_overview_converts_dedupes_and_writes_the_clean_file(runs, frame):

@@ -13,7 +13,9 @@ from agentic_ds.context.tokens import context_window, count_tokens, estimate_tok
 
 def numeric_table(rows: int = 80) -> str:
     rng = random.Random(1)
-    return "\n".join(f"{i:5d} {rng.uniform(-1e4, 1e4):12.4f} {rng.uniform(0, 1):.6f} {rng.randint(0, 10**7):9d}" for i in range(rows))
+    return "\n".join(
+        f"{i:5d} {rng.uniform(-1e4, 1e4):12.4f} {rng.uniform(0, 1):.6f} {rng.randint(0, 10**7):9d}" for i in range(rows)
+    )
 
 
 def test_estimate_is_close_to_a_real_tokenizer_on_numeric_text_where_chars_over_4_is_not():
@@ -34,8 +36,20 @@ def test_a_request_counts_system_instruction_tools_and_every_part():
         model="scripted",
         contents=[
             types.Content(role="user", parts=[types.Part(text="analyse inputs/sales.csv")]),
-            types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(name="run_python", args={"code": "x = 1"}))]),
-            types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(name="run_python", response={"output": numeric_table(20)}))]),
+            types.Content(
+                role="model",
+                parts=[types.Part(function_call=types.FunctionCall(name="run_python", args={"code": "x = 1"}))],
+            ),
+            types.Content(
+                role="user",
+                parts=[
+                    types.Part(
+                        function_response=types.FunctionResponse(
+                            name="run_python", response={"output": numeric_table(20)}
+                        )
+                    )
+                ],
+            ),
         ],
         config=types.GenerateContentConfig(system_instruction="You are a careful data scientist."),
     )
@@ -59,10 +73,18 @@ def test_tool_payloads_counted_once_stay_right_when_shared_copied_or_different()
     first = count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[part])]))
     # ADK copies each Part for a request but shares the payload dict: the cached count applies
     copied = part.model_copy()
-    again = count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[copied])]))
+    again = count_tokens(
+        "scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[copied])])
+    )
     assert again == first
     # an equal payload in another dict counts the same; a different payload counts differently
     twin = types.Part(function_response=types.FunctionResponse(name="run_python", response=dict(response)))
-    assert count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[twin])])) == first
+    assert (
+        count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[twin])]))
+        == first
+    )
     other = types.Part(function_response=types.FunctionResponse(name="run_python", response={"output": "ok"}))
-    assert count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[other])])) < first
+    assert (
+        count_tokens("scripted", LlmRequest(model="scripted", contents=[types.Content(role="user", parts=[other])]))
+        < first
+    )

@@ -43,8 +43,13 @@ async def test_tools_run_python_through_an_adk_agent_records_the_execution(ws):
     model = ScriptedLlm(
         name="coder",
         script=[
-            call("run_python", code="import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nprint(df.price.mean())"),
-            call("run_python", code="import os\nos.makedirs('outputs', exist_ok=True)\ndf.to_csv('outputs/x.csv')\ndf.nope"),
+            call(
+                "run_python", code="import pandas as pd\ndf = pd.read_csv('inputs/sales.csv')\nprint(df.price.mean())"
+            ),
+            call(
+                "run_python",
+                code="import os\nos.makedirs('outputs', exist_ok=True)\ndf.to_csv('outputs/x.csv')\ndf.nope",
+            ),
             text("done"),
         ],
     )

@@ -77,8 +77,13 @@ async def test_plan_approved_first_time_completes_with_every_artifact(tmp_path):
 async def test_rejected_plan_is_revised_with_the_review_in_the_makers_prompt(tmp_path):
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
-    scripts["plan_maker"] = [text("## Stages\n### Stage 1: Do everything\nAll.\n## Success criteria\n- done"), text(scripts["plan_maker"][0].content.parts[0].text)]
-    scripts["plan_reviewer"] = [text("CHANGES REQUESTED\n1. Split the work: audit first, then the means per region.")] + approve()
+    scripts["plan_maker"] = [
+        text("## Stages\n### Stage 1: Do everything\nAll.\n## Success criteria\n- done"),
+        text(scripts["plan_maker"][0].content.parts[0].text),
+    ]
+    scripts["plan_reviewer"] = [
+        text("CHANGES REQUESTED\n1. Split the work: audit first, then the means per region.")
+    ] + approve()
     scripts["plan_confirmation"] = [decide(False, "needs split"), decide(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert outcome.status == "completed", outcome.reason
@@ -93,7 +98,9 @@ async def test_rejected_stage_retries_with_feedback_and_error_in_the_coders_prom
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
     scripts["coding_agent"][2:2] = [call("run_python", code=BROKEN_CODE), text("Computed the mean prize.")]
-    scripts["code_reviewer"] = approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist; use 'price'.")] + approve()
+    scripts["code_reviewer"] = (
+        approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist; use 'price'.")] + approve()
+    )
     scripts["impl_confirmation"] = [decide(True), decide(False, "wrong column"), decide(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert outcome.status == "completed", outcome.reason
@@ -110,8 +117,14 @@ async def test_rejected_stage_retries_with_feedback_and_error_in_the_coders_prom
 async def test_stage_that_exhausts_its_bound_fails_and_the_run_goes_on(tmp_path):
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
-    scripts["coding_agent"] = [call("run_python", code=BROKEN_CODE), text("tried"), call("run_python", code=BROKEN_CODE), text("tried again"),
-                               call("run_python", code=MEANS_CODE), text("Means computed. outputs/means.csv")]
+    scripts["coding_agent"] = [
+        call("run_python", code=BROKEN_CODE),
+        text("tried"),
+        call("run_python", code=BROKEN_CODE),
+        text("tried again"),
+        call("run_python", code=MEANS_CODE),
+        text("Means computed. outputs/means.csv"),
+    ]
     scripts["code_reviewer"] = [text("CHANGES REQUESTED: KeyError")] * 2 + approve()
     scripts["impl_confirmation"] = [decide(False), decide(False), decide(True)]
     scripts["criteria_checker"] = [criteria(False, "nothing yet"), criteria(True)]
@@ -130,9 +143,17 @@ async def test_stage_that_exhausts_its_bound_fails_and_the_run_goes_on(tmp_path)
 async def test_reflector_appends_a_stage_that_then_runs(tmp_path):
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
-    extra = {"id": "s3", "title": "Units by region", "description": "Sum units per region.", "expected_outputs": ["outputs/units.csv"]}
+    extra = {
+        "id": "s3",
+        "title": "Units by region",
+        "description": "Sum units per region.",
+        "expected_outputs": ["outputs/units.csv"],
+    }
     scripts["stage_reflector"] = [as_json({"edits": [], "new_stages": [extra], "note": "units missing"}), no_change()]
-    units = "import pandas as pd\npd.read_csv('inputs/sales.csv').groupby('region')['units'].sum().to_csv('outputs/units.csv')\n"
+    units = (
+        "import pandas as pd\n"
+        "pd.read_csv('inputs/sales.csv').groupby('region')['units'].sum().to_csv('outputs/units.csv')\n"
+    )
     scripts["coding_agent"] += [call("run_python", code=units), text("Units written to outputs/units.csv")]
     scripts["code_reviewer"] += approve()
     scripts["impl_confirmation"] += [decide(True)]
@@ -232,7 +253,9 @@ async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_pat
     scripts["coding_agent"][4:4] = [call("run_python", code=scripts_audit()), text("audit written")]
     scripts["code_reviewer"][1:1] = approve()
     scripts["impl_confirmation"] = [decide(False), decide(True), decide(True)]
-    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts, settings=Settings(loops={"coder_tool_calls": 3}))
+    outcome, models = await run_scripted(
+        tmp_path, TASK, [csv], scripts, settings=Settings(loops={"coder_tool_calls": 3})
+    )
     assert_complete(models)
     assert outcome.status == "completed", outcome.reason
     summary = json.loads(next((outcome.workspace.root / "stages").glob("01-*/result.json")).read_text())

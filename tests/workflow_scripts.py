@@ -19,8 +19,18 @@ Expected outputs: outputs/means.csv
 
 PARSED = {
     "stages": [
-        {"id": "s1", "title": "Audit the data", "description": "Check inputs/sales.csv.", "expected_outputs": ["outputs/audit.json"]},
-        {"id": "s2", "title": "Mean price by region", "description": "Mean of price per region.", "expected_outputs": ["outputs/means.csv"]},
+        {
+            "id": "s1",
+            "title": "Audit the data",
+            "description": "Check inputs/sales.csv.",
+            "expected_outputs": ["outputs/audit.json"],
+        },
+        {
+            "id": "s2",
+            "title": "Mean price by region",
+            "description": "Mean of price per region.",
+            "expected_outputs": ["outputs/means.csv"],
+        },
     ],
     "success_criteria": ["outputs/means.csv holds the mean price of every region"],
 }

@@ -11,14 +11,18 @@ from agentic_ds.config.secrets import MASK, mask_secrets, secret_values
 __all__ = ["MASK", "config_document", "mask_secrets", "render_yaml", "secret_values"]
 
 
-def config_document(config: str | None, model_flags: tuple[str, ...], workdir: str | None = None) -> tuple[dict[str, Any], str | None]:
+def config_document(
+    config: str | None, model_flags: tuple[str, ...], workdir: str | None = None
+) -> tuple[dict[str, Any], str | None]:
     """The document `config show` prints, and the model error (if the models cannot run)."""
     from agentic_ds.config.models import credential_env, model_overrides, parse_model_flags, resolve_models
     from agentic_ds.config.settings import DEFAULT_CONFIG_FILE, load_settings
     from agentic_ds.errors import ConfigError
 
     config_path = Path(config) if config else None
-    settings = load_settings(config_path, {"models": model_overrides(parse_model_flags(model_flags)), "workdir": workdir})
+    settings = load_settings(
+        config_path, {"models": model_overrides(parse_model_flags(model_flags)), "workdir": workdir}
+    )
     used = config_path or (Path(DEFAULT_CONFIG_FILE) if Path(DEFAULT_CONFIG_FILE).is_file() else None)
     env = credential_env()
     dotenv_only = {name for name in env if not os.environ.get(name)}
@@ -32,7 +36,11 @@ def config_document(config: str | None, model_flags: tuple[str, ...], workdir: s
     try:
         models = resolve_models(settings)
         document["models"] = {
-            role: {"model": choice.spec, "via": choice.kind, "chosen": "automatically" if choice.automatic else "configured"}
+            role: {
+                "model": choice.spec,
+                "via": choice.kind,
+                "chosen": "automatically" if choice.automatic else "configured",
+            }
             for role, choice in models.choices.items()
         }
         document["models_reason"] = models.reason

@@ -42,7 +42,7 @@ class AgenticGroup(click.Group):
 
     show_tracebacks: bool = False
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,

@@ -86,7 +86,12 @@ def main(ctx: click.Context, debug: bool) -> None:
     help="auto: bubblewrap when available (without it, only the offline model's code runs); "
     "require: refuse to run without it; off: no sandbox, resource limits only (at your own risk).",
 )
-@click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), metavar="USD", help="Stop when the run's model cost reaches USD.")
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="USD",
+    help="Stop when the run's model cost reaches USD.",
+)
 @click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Stop after N model calls.")
 @click.option("--max-tokens", type=click.IntRange(min=1), metavar="N", help="Stop after N tokens (input + output).")
 def run(**kwargs: object) -> int:
@@ -101,7 +106,7 @@ def run(**kwargs: object) -> int:
       agentic-ds run --mode orchestrated "Which region's sales grow fastest?" --files data/
       agentic-ds run --mode simple "Mean price by region" -f a/prices.csv -f b/prices.csv
       agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv --model openai/gpt-4.1
-      agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv -m anthropic/claude-sonnet-4-5 -m coder=claude-code
+      agentic-ds run --mode orchestrated "Churn" -f churn.csv -m anthropic/claude-sonnet-4-5 -m coder=claude-code
       echo "Summarise the survey" | agentic-ds run --mode simple - --files survey.xlsx --json
     """
     from agentic_ds.cli.run import run_click_command

@@ -228,7 +228,9 @@ class LiveRenderer(PlainRenderer):
             node(name)
         facts = []
         if self.stage:
-            facts.append(f"stage {self.stage.get('index', '?')}/{self.stage.get('count', '?')}: {self.stage.get('title', '')}")
+            facts.append(
+                f"stage {self.stage.get('index', '?')}/{self.stage.get('count', '?')}: {self.stage.get('title', '')}"
+            )
         if self.iteration:
             facts.append(f"iteration {self.iteration}")
         facts.append(f"tokens {self.tokens_in:,} in / {self.tokens_out:,} out")

@@ -49,7 +49,7 @@ STDERR_LINES = 40
 
 def is_claude_code(model_string: str | None) -> bool:
     """True for `claude-code` and `claude-code:MODEL`."""
-    return bool(model_string) and (model_string == MODEL_PREFIX or model_string.startswith(MODEL_PREFIX + ":"))
+    return model_string is not None and (model_string == MODEL_PREFIX or model_string.startswith(MODEL_PREFIX + ":"))
 
 
 def claude_model(model_string: str) -> str | None:

@@ -32,7 +32,9 @@ def describe_failure(exc: Exception, stderr_lines: list[str]) -> str:
     if isinstance(exc, ResultError):
         return _reason_with_hint(exc.errors, exc.result, exc.subtype or str(exc), exc.subtype, exc.api_error_status)
     if isinstance(exc, ProcessError):
-        return f"the Claude Code CLI exited with code {exc.exit_code}." + stderr_note(stderr_lines or [exc.stderr or ""])
+        return f"the Claude Code CLI exited with code {exc.exit_code}." + stderr_note(
+            stderr_lines or [exc.stderr or ""]
+        )
     if isinstance(exc, CLIConnectionError):
         return f"could not talk to the Claude Code CLI: {exc}" + stderr_note(stderr_lines)
     return f"{type(exc).__name__}: {exc}" + stderr_note(stderr_lines)

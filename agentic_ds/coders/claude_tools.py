@@ -45,7 +45,9 @@ def input_schema(tool: BaseTool) -> dict[str, Any]:
     """The JSON schema of a tool's arguments, from the declaration ADK sends to a model."""
     request = LlmRequest()
     request.append_tools([tool])
-    declarations = [d for t in request.config.tools or [] if isinstance(t, types.Tool) for d in t.function_declarations or []]
+    declarations = [
+        d for t in request.config.tools or [] if isinstance(t, types.Tool) for d in t.function_declarations or []
+    ]
     declaration = declarations[0] if declarations else None
     if declaration is None:
         return dict(EMPTY_SCHEMA)

@@ -90,7 +90,8 @@ def model_kind(spec: str) -> ModelKind:
             return "litellm"
         raise ConfigError(
             f"unknown model provider '{provider}' in '{spec}'",
-            hint=f"use a LiteLLM provider prefix such as openai/, anthropic/, ollama_chat/; model strings are {MODEL_FORMS}",
+            hint=f"use a LiteLLM provider prefix such as openai/, anthropic/, ollama_chat/; model strings are "
+                 f"{MODEL_FORMS}",
         )
     raise ConfigError(f"unknown model string '{spec}'", hint=f"model strings are {MODEL_FORMS}")
 
@@ -206,6 +207,7 @@ def _reason(choices: dict[str, ModelChoice], auto_reason: str) -> str:
 
 def _check_credentials(choice: ModelChoice, settings: Settings, env: Mapping[str, str]) -> None:
     options = settings.model_options.get(choice.spec)
+    needed: tuple[str, ...]
     if options and options.api_key_env:
         if not env.get(options.api_key_env):
             raise _missing(choice, (options.api_key_env,), "model_options.api_key_env names it")

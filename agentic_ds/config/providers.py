@@ -79,7 +79,9 @@ AUTO_DEFAULTS: tuple[AutoDefault, ...] = (
     AutoDefault(("ANTHROPIC_API_KEY",), "anthropic/claude-sonnet-4-5", "anthropic/claude-haiku-4-5"),
     AutoDefault(("OPENAI_API_KEY",), "openai/gpt-4.1", "openai/gpt-4.1-mini"),
     AutoDefault(("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini-2.5-pro", "gemini-2.5-flash"),
-    AutoDefault(("OPENROUTER_API_KEY",), "openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-haiku-4.5"),
+    AutoDefault(
+        ("OPENROUTER_API_KEY",), "openrouter/anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-haiku-4.5"
+    ),
 )
 
 # Every variable `.env` may contribute to the credential check and to the model clients.

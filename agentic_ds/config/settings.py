@@ -90,7 +90,9 @@ class LoopSettings(_Section):
     max_stages: int = Field(12, ge=1, le=100, description="bound on the plan's stages, including added ones")
     max_added_stages: int = Field(4, ge=0, le=50, description="stages the reflector may append in a run")
     simple_attempts: int = Field(3, ge=1, le=20)
-    coder_tool_calls: int = Field(24, ge=1, le=500, description="tool calls one coder turn may make before it must answer")
+    coder_tool_calls: int = Field(
+        24, ge=1, le=500, description="tool calls one coder turn may make before it must answer"
+    )
 
 
 class SandboxSettings(_Section):
@@ -102,9 +104,13 @@ class SandboxSettings(_Section):
     max_processes: int = Field(256, ge=16)
     max_file_mb: int = Field(1024, ge=1)
     cell_cpu_s: float | None = Field(
-        None, gt=0, description="CPU seconds all the sandbox's processes may use per cell (default: twice cell_timeout_s)"
+        None,
+        gt=0,
+        description="CPU seconds all the sandbox's processes may use per cell (default: twice cell_timeout_s)",
     )
-    disk_quota_mb: int = Field(4096, ge=1, description="what the code may write in a run (outputs/, figures/, its home)")
+    disk_quota_mb: int = Field(
+        4096, ge=1, description="what the code may write in a run (outputs/, figures/, its home)"
+    )
     output_cap_chars: int = Field(6000, ge=500, description="what one cell's output may send back to the model")
 
     @field_validator("mode", mode="before")
@@ -190,13 +196,17 @@ def read_yaml_config(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc.strerror}", hint="check the path given to --config") from exc
+        raise ConfigError(
+            f"cannot read config file {path}: {exc.strerror}", hint="check the path given to --config"
+        ) from exc
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
-        raise ConfigError(f"config file {path} is not valid YAML{line}", hint="fix the syntax, or run without it") from exc
+        raise ConfigError(
+            f"config file {path} is not valid YAML{line}", hint="fix the syntax, or run without it"
+        ) from exc
     if not isinstance(data, dict):
         raise ConfigError(f"config file {path} must hold a mapping of settings, not {type(data).__name__}")
     return data
@@ -217,7 +227,9 @@ def load_settings(config_file: Path | None = None, overrides: dict[str, Any] | N
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         source = f" in {path}" if path else ""
-        raise ConfigError(f"invalid setting '{where}'{source}: {first['msg']}", hint="see `agentic-ds config show`") from exc
+        raise ConfigError(
+            f"invalid setting '{where}'{source}: {first['msg']}", hint="see `agentic-ds config show`"
+        ) from exc
     finally:
         _yaml_data = {}
 

@@ -112,9 +112,13 @@ class MeteredLlmSummarizer(LlmEventSummarizer):
 # -- extractive summary -----------------------------------------------------------------------------
 # `(?<![\w./-])`: a match starts where a path-like token starts, so a long token is scanned once, not once
 # per position (quadratic on a line of 20 KB without a break).
-_FILE = re.compile(r"(?<![\w./-])[\w./-]*\w\.(?:csv|tsv|json|jsonl|parquet|xlsx?|png|jpe?g|svg|pdf|py|ipynb|md|html|txt|sql|db|pkl|yaml|yml)\b")
+_FILE = re.compile(
+    r"(?<![\w./-])[\w./-]*\w\.(?:csv|tsv|json|jsonl|parquet|xlsx?|png|jpe?g|svg|pdf|py|ipynb|md|html|txt|sql|db|pkl|yaml|yml)\b"
+)
 _ERROR = re.compile(r"\b\w*(?:Error|Exception)\b|Traceback|\bfailed\b|\berror\b", re.IGNORECASE)
-_DECISION = re.compile(r"\b(?:decid\w*|approved?|reject\w*|conclu\w*|chose|chosen|will use|instead|next step|exit)\b", re.IGNORECASE)
+_DECISION = re.compile(
+    r"\b(?:decid\w*|approved?|reject\w*|conclu\w*|chose|chosen|will use|instead|next step|exit)\b", re.IGNORECASE
+)
 _NUMBER = re.compile(r"\d")
 _CALL = re.compile(r"^\S+ called \w+\(")
 _LINE_CHARS = 240
@@ -150,9 +154,13 @@ def _event_lines(event: Event) -> list[str]:
         if part.text and not part.thought:
             lines.extend(part.text.splitlines())
         if part.function_call:
-            lines.append(f"{event.author} called {part.function_call.name}({json.dumps(part.function_call.args, default=str)})")
+            lines.append(
+                f"{event.author} called {part.function_call.name}({json.dumps(part.function_call.args, default=str)})"
+            )
         if part.function_response:
-            lines.extend(f"{part.function_response.name} -> {line}" for line in _flatten(part.function_response.response))
+            lines.extend(
+                f"{part.function_response.name} -> {line}" for line in _flatten(part.function_response.response)
+            )
     return lines
 
 
@@ -189,7 +197,9 @@ class ExtractiveSummarizer(BaseEventsSummarizer):
         seen: set[str] = set()
         order = 0
         for event in events:
-            is_previous_summary = bool(event.content and event.content.parts and (event.content.parts[0].text or "").startswith(SUMMARY_HEADER))
+            is_previous_summary = bool(
+                event.content and event.content.parts and (event.content.parts[0].text or "").startswith(SUMMARY_HEADER)
+            )
             numeric = 0
             for raw in _event_lines(event):
                 line = " ".join(raw.split())

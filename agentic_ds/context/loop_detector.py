@@ -10,10 +10,11 @@ The detector therefore looks for a cycle of at least `min_chars` normalised char
 each table, or the same `plt.savefig` line in every code block, recurs legitimately).
 
 1. Segmentation, at C speed with `re`: text is cut at newlines and at whitespace after sentence
-   punctuation, after a code fence or between two table rows on one line. Segments longer than `_LONG_SEGMENT` chars are cut again at a
-   content-defined anchor (whitespace before a word starting with "th", then, for pieces still too
-   long, before a word starting with t/a/s/c), so a repeated passage is cut at the same places in
-   every copy whatever its alignment; whitespace-free runs fall back to fixed-size pieces. Each segment is whitespace-normalised and hashed (Python's `hash`).
+   punctuation, after a code fence or between two table rows on one line. Segments longer than
+   `_LONG_SEGMENT` chars are cut again at a content-defined anchor (whitespace before a word starting
+   with "th", then, for pieces still too long, before a word starting with t/a/s/c), so a repeated
+   passage is cut at the same places in every copy whatever its alignment; whitespace-free runs fall
+   back to fixed-size pieces. Each segment is whitespace-normalised and hashed (Python's `hash`).
 2. Period tracking over the segment-hash sequence h[0..m): the candidate period `p` is the
    distance to the previous occurrence of the newest hash; `run` counts consecutive positions
    with h[i] == h[i-p]. When `run` reaches (repeats - 1) * p and the p segments of one cycle hold
@@ -104,7 +105,8 @@ class PassageRepeatDetector:
             ends.append(match.start() - shift)
             starts.append(match.end() - shift)
         if ends:
-            pieces = [chunk[a:b] for a, b in zip(starts, ends)]
+            # `starts` holds one more entry than `ends`: the unfinished tail, which stays in the carry.
+            pieces = [chunk[a:b] for a, b in zip(starts, ends, strict=False)]
             pieces[0] = "".join(self._pending) + pieces[0]
             self._pending = []
             self._pending_len = 0
@@ -127,7 +129,11 @@ class PassageRepeatDetector:
     @property
     def looping(self) -> bool:
         """True while the newest segments continue a detected loop."""
-        return self._period > 0 and self._run >= (self.repeats - 1) * self._period and self._cycle_chars() >= self.min_chars
+        return (
+            self._period > 0
+            and self._run >= (self.repeats - 1) * self._period
+            and self._cycle_chars() >= self.min_chars
+        )
 
     # -- segmentation ---------------------------------------------------------------------------
     def _flush_pending(self) -> None:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.models import LlmRequest, LlmResponse
@@ -38,6 +38,7 @@ from agentic_ds.context.loop_detector import DEFAULT_MIN_CHARS, DEFAULT_REPEATS,
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
 
 _ADVICE: dict[LoopKind, str] = {
     "repeated_text": "Do not write that passage again. Say something new, or give your final answer.",
@@ -70,9 +71,9 @@ class _Watch:
     streamed_text: bool = False
 
 
-def _never_raise(hook: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T | None]]:
+def _never_raise(hook: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T | None]]:
     @functools.wraps(hook)
-    async def wrapper(*args: Any, **kwargs: Any) -> T | None:
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T | None:
         try:
             return await hook(*args, **kwargs)
         except Exception:  # the guard must never end a run
@@ -85,7 +86,9 @@ def _never_raise(hook: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T
 class LoopGuard(BasePlugin):
     """Detects loops per agent; first asks for divergence, then ends the agent's turn."""
 
-    def __init__(self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, name: str = "loop_guard") -> None:
+    def __init__(
+        self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, name: str = "loop_guard"
+    ) -> None:
         super().__init__(name=name)
         self.repeats = repeats
         self.min_chars = min_chars
@@ -124,7 +127,9 @@ class LoopGuard(BasePlugin):
 
     # -- ADK hooks ---------------------------------------------------------------------------------
     @_never_raise
-    async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         agent = callback_context.agent_name
         watch = self._watch(agent)
         if watch.stop_signal is not None:
@@ -135,7 +140,9 @@ class LoopGuard(BasePlugin):
         return None
 
     @_never_raise
-    async def after_model_callback(self, *, callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
+    async def after_model_callback(
+        self, *, callback_context: CallbackContext, llm_response: LlmResponse
+    ) -> LlmResponse | None:
         agent = callback_context.agent_name
         watch = self._watch(agent)
         detector = watch.detector

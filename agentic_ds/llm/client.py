@@ -79,7 +79,7 @@ class PolicyClient(LiteLLMClient):
     def _read_back(self, response: Any, declared: frozenset[str], limit: int | None) -> None:
         choices = getattr(response, "choices", None) or []
         for choice in choices:
-            message = getattr(choice, "message", None)
+            message: Any = getattr(choice, "message", None)  # a litellm Message; the response is untyped
             content = getattr(message, "content", None)
             if not isinstance(content, str):
                 continue

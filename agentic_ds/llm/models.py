@@ -94,12 +94,13 @@ class ManagedGemini(Gemini):
 
 def cap_response(response: LlmResponse, limit: int | None, monitor: CallMonitor) -> LlmResponse:
     """The response with any text part longer than `limit` characters cut (head and tail kept)."""
-    parts = response.content.parts if response.content and response.content.parts else []
-    if not limit or not any(p.text and len(p.text) > limit for p in parts):
+    content = response.content
+    parts = content.parts if content and content.parts else []
+    if content is None or not limit or not any(p.text and len(p.text) > limit for p in parts):
         return response
     monitor.reply_caps += 1
     capped = [p.model_copy(update={"text": cap_text(p.text, limit)}) if p.text else p for p in parts]
-    return response.model_copy(update={"content": types.Content(role=response.content.role, parts=capped)})
+    return response.model_copy(update={"content": types.Content(role=content.role, parts=capped)})
 
 
 def build_managed_llm(choice: Any, settings: Any, monitor: CallMonitor, reply_cap_chars: int | None) -> Any:
@@ -114,7 +115,12 @@ def build_managed_llm(choice: Any, settings: Any, monitor: CallMonitor, reply_ca
     options = settings.model_options.get(choice.spec)
     state = monitor.capability_state(choice.spec, capabilities.resolve(choice.spec, options))
     kwargs = litellm_kwargs(choice.spec, settings)
+    api_base = kwargs.get("api_base")
     client = PolicyClient(
-        spec=choice.spec, api_base=kwargs.get("api_base"), state=state, monitor=monitor, reply_cap_chars=reply_cap_chars
+        spec=choice.spec,
+        api_base=api_base if isinstance(api_base, str) else None,
+        state=state,
+        monitor=monitor,
+        reply_cap_chars=reply_cap_chars,
     )
     return ManagedLiteLlm(choice.spec, state=state, llm_client=client, **kwargs)

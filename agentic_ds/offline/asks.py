@@ -9,7 +9,7 @@ before it. Words already used by filters, derived columns or constraints are not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,7 @@ class Ask:
     slots: dict[str, str] = field(default_factory=dict)
 
     def as_param(self) -> dict[str, Any]:
-        param = {"name": self.name, "stat": self.stat, "column": self.column}
+        param: dict[str, Any] = {"name": self.name, "stat": self.stat, "column": self.column}
         for key in ("second", "group", "extreme"):
             if getattr(self, key):
                 param[key] = getattr(self, key)
@@ -125,7 +125,7 @@ def _percentile(tokens: Sequence[Token], i: int) -> float:
 class AskReader:
     """Builds the asks of a question from its tokens, mentions and constraints."""
 
-    def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dict[str, str],
+    def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
                  sentences: list[int], constraints: Constraints, taken: set[int], plural_nouns: frozenset[str]) -> None:
         self.tokens, self.kinds, self.sentences = tokens, kinds, sentences
         self.constraints, self.taken, self.plural_nouns = constraints, taken, plural_nouns
@@ -166,7 +166,11 @@ class AskReader:
         return anywhere.column if anywhere else ""
 
     def columns_for(self, position: int, sentence: int, count: int, exclude: tuple[str, ...] = ()) -> list[str]:
-        here = [m for m in self.by_sentence.get(sentence, []) if m.column not in exclude and self.kinds.get(m.column) == "numeric"]
+        here = [
+            m
+            for m in self.by_sentence.get(sentence, [])
+            if m.column not in exclude and self.kinds.get(m.column) == "numeric"
+        ]
         ordered = [m for m in here if m.start > position] + [m for m in here if m.start <= position]
         names = list(dict.fromkeys(m.column for m in ordered))
         if len(names) < count:
@@ -207,10 +211,13 @@ class AskReader:
                 end = i + len(phrase)
                 loose = phrase != ("by",)
                 kinds = GROUP_KINDS if loose else ("categorical", "boolean")
-                group = pick(self._near(end, end + 2), lambda n: self.kinds.get(n) in kinds)
+                group = pick(self._near(end, end + 2), self._of_kind(kinds))
                 if group is not None:
                     return group.column
         return ""
+
+    def _of_kind(self, kinds: Sequence[str]) -> Callable[[str], bool]:
+        return lambda name: self.kinds.get(name) in kinds
 
     # -- asks ----------------------------------------------------------------------------------------
     def read(self) -> list[Ask]:
@@ -236,23 +243,24 @@ class AskReader:
         return hits
 
     def _which_sentences(self) -> set[int]:
-        found = {self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken}
+        found = {
+            self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken
+        }
         return set(sorted(found)[:MAX_HITS])
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
         group, extreme, at = self.which_group(sentence)
         if group:
             hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in _EXTREMES]
-        special = [self._special(h, sentence) for h in hits if h.stat in SPECIAL]
-        special = list({(a.stat, a.column, a.second, a.group): a for a in special if a is not None}.values())
+        found = [self._special(h, sentence) for h in hits if h.stat in SPECIAL]
+        special = list({(a.stat, a.column, a.second, a.group): a for a in found if a is not None}.values())
         if self.constraints.z_threshold is not None and not any(a.stat.startswith("outliers") for a in special):
             counting = [h for h in hits if h.stat == "count"]
             if counting:
                 special.append(self._outliers(counting[0], sentence))
         if special:
             return special
-        plain = [self._plain(h, sentence) for h in hits if h.stat not in SPECIAL]
-        plain = [a for a in plain if a is not None]
+        plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
         if group:
             if not plain:
                 plain = [self._default_extreme(at, sentence, group)]
@@ -263,7 +271,7 @@ class AskReader:
             return plain
         per = self.group_phrase(sentence)
         for ask in plain:
-            if per and per != ask.column and ask.stat not in ("count",) or per and ask.stat == "count" and not ask.column:
+            if per and (ask.stat != "count" and per != ask.column or ask.stat == "count" and not ask.column):
                 ask.group = per
         return plain
 
@@ -280,7 +288,10 @@ class AskReader:
         return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
 
     def _count(self, hit: Hit, sentence: int) -> Ask:
-        """"how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels, else rows."""
+        """Count rows unless the question says otherwise.
+
+        "how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels.
+        """
         after = hit.position + 2 if self.tokens[hit.position].low in ("how", "number") else hit.position + 1
         word = self.tokens[after].low if after < len(self.tokens) else ""
         if word in ("distinct", "unique", "different"):
@@ -290,8 +301,12 @@ class AskReader:
             column = self.column_for(after, sentence, self.suits("missing"))
             return Ask("missing", column, position=hit.position, sentence=sentence)
         head = next((m for m in self.by_sentence.get(sentence, []) if m.start == after), None)
-        if head is not None and self.kinds.get(head.column) in ("categorical", "text") \
-                and self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns:
+        if (
+            head is not None
+            and self.kinds.get(head.column) in ("categorical", "text")
+            and self.tokens[after].low != self.tokens[after].word
+            and self.tokens[after].low not in self.plural_nouns
+        ):
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)
 
@@ -302,7 +317,9 @@ class AskReader:
             columns = self.columns_for(hit.position, sentence, 2)
             if len(columns) < 2:
                 return None
-            return Ask(method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence)
+            return Ask(
+                method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence
+            )
         if hit.stat == "normality":
             test = c.method(*TESTS) or "shapiro"
             return Ask(test, self.column_for(hit.position, sentence, self.suits(test)), params={"alpha": c.alpha},
@@ -315,21 +332,27 @@ class AskReader:
         group = pick(self.by_sentence.get(sentence, []), categorical) or pick(self.mentions, categorical)
         if not group:
             return None
-        method = "student" if c.method("student") and not c.method("welch") else None
-        return Ask(test, column, group=group.column, params={"method": method, "alpha": c.alpha}, position=hit.position,
-                   sentence=sentence)
+        variant = "student" if c.method("student") and not c.method("welch") else None
+        params = {"method": variant, "alpha": c.alpha}
+        return Ask(test, column, group=group.column, params=params, position=hit.position, sentence=sentence)
 
     def _outliers(self, hit: Hit, sentence: int) -> Ask:
         c = self.constraints
         column = self.column_for(hit.position, sentence, self.suits("outliers"))
         if c.z_threshold is not None and c.iqr_factor is None:
-            return Ask("outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence)
-        return Ask("outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position, sentence=sentence)
+            return Ask(
+                "outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence
+            )
+        return Ask(
+            "outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position, sentence=sentence
+        )
 
     def _default_extreme(self, at: int, sentence: int, group: str) -> Ask:
         """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean."""
         column = self.column_for(at, sentence, self.suits("mean"), (group,))
-        named_after = any(m.start > at and self.kinds.get(m.column) == "numeric" for m in self.by_sentence.get(sentence, []))
+        named_after = any(
+            m.start > at and self.kinds.get(m.column) == "numeric" for m in self.by_sentence.get(sentence, [])
+        )
         if not column or not named_after and self.tokens[at].low in ("most", "fewest", "least"):
             return Ask("count", "", position=at, sentence=sentence)
         additive = any(word in column.lower() for word in _ADDITIVE) and not any(

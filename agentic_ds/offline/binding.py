@@ -74,7 +74,9 @@ def _value_for(name: str, meaning: str, roles: Roles) -> tuple[bool, Any]:
 
 
 # Optional params with a non-null default that still carry the analysis' own choice.
-_TUNED_OPTIONALS = frozenset({"stat", "statistic", "agg", "p", "q", "percentile", "quantile", "k", "top_k", "top_n", "n"})
+_TUNED_OPTIONALS = frozenset(
+    {"stat", "statistic", "agg", "p", "q", "percentile", "quantile", "k", "top_k", "top_n", "n"}
+)
 
 
 def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:

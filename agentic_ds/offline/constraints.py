@@ -66,7 +66,11 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             found.taken.add(i)
         elif low in ("iqr", "interquartile"):
             _iqr(tokens, i, found)
-        elif low in ("z-score", "z-scores", "zscore", "zscores") or low == "z" and _next(tokens, i) in ("score", "scores"):
+        elif (
+            low in ("z-score", "z-scores", "zscore", "zscores")
+            or low == "z"
+            and _next(tokens, i) in ("score", "scores")
+        ):
             _z(tokens, i, found)
         elif low in ("alpha", "α", "significance"):
             _alpha(tokens, i, found)

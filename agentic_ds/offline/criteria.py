@@ -15,7 +15,9 @@ from agentic_ds.offline.reply import Reply, json_files_or_fetch, result_paths
 from agentic_ds.offline.request import ParsedRequest
 
 _CRITERION = re.compile(r"^\s*[-*]\s*\[([^\]]+)\]\s*(.*?)(?:\s*\(met:\s*(?:yes|no)\))?\s*$", re.I)
-_COMMON = frozenset("the a an of and or in is are with its by for to on each every per states lists holds file data".split())
+_COMMON = frozenset(
+    "the a an of and or in is are with its by for to on each every per states lists holds file data".split()
+)
 
 
 @dataclass(frozen=True)

@@ -46,13 +46,19 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, profile: DataProfil
                        slug="clean", given={"clean_path": clean}):
             source = clean
     numeric = [c.name for c in of_kind(data, "numeric") if not _ID_NAME.search(c.name)]
-    builder.add("identity", f"Is {name} defined by other columns?",
-                f"Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
-                f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
-                "variation between the factors.",
-                f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
-                slug="identity", data_path=source, target=name, columns=[c for c in numeric if c != name][:14])
-    time = (of_kind(data, "datetime") or [None])[0]
+    builder.add(
+        "identity",
+        f"Is {name} defined by other columns?",
+        f"Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
+        f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
+        "variation between the factors.",
+        f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
+        slug="identity",
+        data_path=source,
+        target=name,
+        columns=[c for c in numeric if c != name][:14],
+    )
+    time = next(iter(of_kind(data, "datetime")), None)
     if time is not None:
         builder.add("trend", f"{name} over time", f"Follow `{name}` over `{time.name}`: trend, growth and seasonality.",
                     f"{{path}} states the trend of {name} over {time.name}.", data_path=source, target=name,

@@ -35,7 +35,8 @@ stats = {{}}
 for column in [c for c in COLUMNS if c in df.columns]:
     values = pd.to_numeric(df[column], errors="coerce")
     if values.notna().sum() == 0:
-        summary.append(f"{{column}}: {{df[column].nunique()}} distinct values, {{int(df[column].isna().sum())}} missing.")
+        missing = int(df[column].isna().sum())
+        summary.append(f"{{column}}: {{df[column].nunique()}} distinct values, {{missing}} missing.")
         continue
     stats[column] = {{k: float(getattr(values, k)()) for k in ("mean", "median", "min", "max")}}
     s = stats[column]

@@ -13,7 +13,7 @@ filter records the tokens it used (`start`, `end`) so no other part of the quest
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,7 @@ class Filter:
         return f"{self.column} {self.op} {shown}"
 
 
-def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dict[str, str],
+def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
                 taken: set[int]) -> list[Filter]:
     """`<column> <comparator> <number>` (or `<comparator> <number> <column>`), and `between A and B`."""
     numeric = [m for m in mentions if kinds.get(m.column) in NUMERIC_KINDS]
@@ -79,7 +79,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dic
             op, width = "between", 1
         j = i + width
         value = number(tokens[j].text) if op and j < len(tokens) and tokens[j].is_number else None
-        if value is None:
+        if not op or value is None:
             i += 1
             continue
         column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
@@ -100,7 +100,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dic
     return found + _or_more(tokens, numeric, taken)
 
 
-def _age_column(word: str, kinds: dict[str, str], at: int) -> Mention | None:
+def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
     """"older than 50" compares the age, even when the question never says "age"."""
     if word not in ("older", "younger"):
         return None
@@ -298,8 +298,8 @@ def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, 
             add(column.name, value)
     for row in samples:
         for name, value in row.items():
-            column = columns.get(name)
-            if column is not None and column.kind in ("categorical", "text") and isinstance(value, str):
+            profiled = columns.get(name)
+            if profiled is not None and profiled.kind in ("categorical", "text") and isinstance(value, str):
                 add(name, value)
     return index
 
@@ -319,7 +319,7 @@ def _sentence_start(tokens: Sequence[Token], i: int) -> bool:
 _OUTLIER_WORDS = frozenset({"outlier", "outliers"})
 
 
-def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: dict[str, str], taken: set[int],
+def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str], taken: set[int],
                     rule: str, threshold: float) -> list[Filter]:
     """"remove the outliers of bonus (z-score above 3), then ...": rows whose value is an outlier by the stated
     rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
@@ -331,7 +331,9 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not window or i in taken:
             continue
         at = window[0]
-        near = [m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
+        near = [
+            m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken
+        ]
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
@@ -355,7 +357,11 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
             if tokens[j].text in (".", "?", "!", ";"):
                 break
             if tokens[j].low in _MISSING_WORDS:
-                end = j + 2 if j + 1 < len(tokens) and tokens[j + 1].low in ("values", "value", "data", "entries") else j + 1
+                end = (
+                    j + 2
+                    if j + 1 < len(tokens) and tokens[j + 1].low in ("values", "value", "data", "entries")
+                    else j + 1
+                )
                 inside = [m.column for m in mentions if i < m.start and m.end <= j]
                 return (inside or "all"), (i, end)
     return None, None

@@ -16,7 +16,10 @@ STATISTICS = ("mean", "median", "sum", "min", "max", "std", "count", "nunique", 
 _STAT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("missing", r"\b(missing|null|nan|empty|blank)\b"),
     ("nunique", r"\b(distinct|unique|different)\b"),
-    ("percentile", r"\b(\d{1,2}(?:\.\d+)?)\s*(?:st|nd|rd|th)?\s*(?:percentile|pctl|centile)|\bp(\d{1,2})\b|\bquartile\b|\bpercentile\b"),
+    (
+        "percentile",
+        r"\b(\d{1,2}(?:\.\d+)?)\s*(?:st|nd|rd|th)?\s*(?:percentile|pctl|centile)|\bp(\d{1,2})\b|\bquartile\b|\bpercentile\b",
+    ),
     ("std", r"\b(standard deviation|std|stdev|std dev|variance|variability|spread)\b"),
     ("median", r"\bmedian\b"),
     ("mean", r"\b(average|mean|avg|typical)\b"),
@@ -29,7 +32,9 @@ _STAT_PATTERNS: tuple[tuple[str, str], ...] = (
 _GROUP_SPLIT = re.compile(
     r"\s+(?:broken down by|grouped by|split by|for each|for every|in each|within each|per|by|across|among)\s+"
 )
-_WHICH = re.compile(r"\bwhich\s+([a-z0-9_\- ]+?)\s+(?:has|have|had|is|are|was|were|shows?|sees?|gets?|makes?|brings?)\b")
+_WHICH = re.compile(
+    r"\bwhich\s+([a-z0-9_\- ]+?)\s+(?:has|have|had|is|are|was|were|shows?|sees?|gets?|makes?|brings?)\b"
+)
 _EXTREME = (("max", r"\b(highest|most|largest|biggest|top|best|greatest|max|maximum)\b"),
             ("min", r"\b(lowest|least|smallest|fewest|worst|bottom|min|minimum)\b"))
 _ADDITIVE = re.compile(r"\b(sales|revenue|units|quantity|amount|profit|orders|volume|turnover|income|spend)\b")
@@ -72,7 +77,8 @@ _TREND_OF = re.compile(r"()\btrend\s+(?:of|in)\s+(.+?)(?:\s+over\s+time)?(?:[?.!
 GOALS = ("audit", "descriptive", "relationships", "group_comparisons", "trends", "distributions", "predictive")
 _GOAL_WORDS: dict[str, str] = {
     "relationships": r"\bwhy\b|relationship|correlat|associat|driver|drive|affect|influenc|impact|factor|depend|relate",
-    "group_comparisons": r"\bwhich\b|compar|differ|segment|between|versus|\bvs\b|by region|by group|which group|which segment",
+    "group_comparisons": r"\bwhich\b|compar|differ|segment|between|versus|\bvs\b|by region|by group|which group|which "
+                         r"segment",
     "trends": r"trend|over time|growth|grow|season|monthly|yearly|weekly|evolv|change over|time series",
     "distributions": r"distribut|outlier|skew|spread|anomal|histogram",
     "predictive": r"predict|forecast|model|classif|regress|estimate future|machine learning",
@@ -80,11 +86,14 @@ _GOAL_WORDS: dict[str, str] = {
 # "What drives revenue?": a careful analyst looks at every kind of driver - numeric relationships, differences
 # between groups, and a model that weighs them together.
 _DRIVERS = re.compile(r"\bdriv\w*|\bfactors?\b|affect|influenc|impact|explain|determin|\brelate")
-_EXPLORE = re.compile(r"\b(explore|exploratory|eda|analy[sz]e|insights?|overview|understand|investigate|look at|report on)\b")
+_EXPLORE = re.compile(
+    r"\b(explore|exploratory|eda|analy[sz]e|insights?|overview|understand|investigate|look at|report on)\b"
+)
 
 # Words that make a task open even when it mentions a statistic ("explore what drives total sales").
 _OPEN_SIGNAL = re.compile(
-    _EXPLORE.pattern + r"|\b(what (?:else )?drives|drives|driving|drivers?|factors?|predict\w*|forecast\w*|build a model|"
+    _EXPLORE.pattern
+    + r"|\b(what (?:else )?drives|drives|driving|drivers?|factors?|predict\w*|forecast\w*|build a model|"
     r"insights?|what explains|what affects|what determines)\b"
 )
 
@@ -205,7 +214,12 @@ def _comparison(text: str, low: str) -> Intent | None:
         return None
     target, groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i)][0]
     groups = _clean(groups)
-    values = [v for v in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+|\s+than\s+(?:for\s+|in\s+|among\s+)?", groups)]
+    values = [
+        v
+        for v in re.split(
+            r"\s*,\s*|\s+and\s+|\s+or\s+|\s+vs\.?\s+|\s+versus\s+|\s+than\s+(?:for\s+|in\s+|among\s+)?", groups
+        )
+    ]
     # "compare revenue across regions": the groups text names a column, not values.
     if len([v for v in values if _clean(v)]) < 2:
         return Intent(kind="comparison", task=text, target_text=_clean(target), group_text=groups)

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from agentic_ds.offline.columns import words
 
-_TOKEN = re.compile(r"`[^`\n]{1,200}`|\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?|[A-Za-z_][A-Za-z0-9_\-']*|\*\*|[<>!=]=?|[()*/+\-%@?.!;,\[\]×]")
+_TOKEN = re.compile(
+    r"`[^`\n]{1,200}`|\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?|[A-Za-z_][A-Za-z0-9_\-']*|\*\*|[<>!=]=?|[()*/+\-%@?.!;,\[\]×]"
+)
 _SKIP = frozenset({"of", "the", "a", "an"})          # may sit inside a column's words ("years of experience")
 # Words that name no column on their own, even when a column's name contains them ("co2_per_capita").
 _NOT_ALONE = frozenset("""a an the of per by for in on at to and or is are was were what which how many much does do

@@ -1,8 +1,8 @@
 """`OfflineLlm`: a deterministic `BaseLlm` that answers every agent role from the request it gets.
 
-ADK appends `You are an agent. Your internal name is "<name>".` to each system instruction; the model
-dispatches on that agent's role in the table of agents. Each role reads the prompt's `## Heading` sections and its own tool history,
-and answers with tool calls or text (JSON for structured roles). A request from an unknown agent (e.g.
+ADK appends `You are an agent. Your internal name is "<name>".` to each system instruction; the model dispatches
+on that agent's role in the table of agents. Each role reads the prompt's `## Heading` sections and its own tool
+history, and answers with tool calls or text (JSON for structured roles). A request from an unknown agent (e.g.
 the event compactor) gets an extractive summary. Same request -> same response.
 """
 

@@ -138,7 +138,9 @@ def _close(stages: list[PlanStage], body: list[str]) -> None:
     for line in body:
         outputs = _OUTPUTS.match(line)
         if outputs:
-            stages[-1].expected_outputs += [o.strip().strip("`") for o in re.split(r";|,\s(?=\S+[/.])", outputs.group(1)) if o.strip()]
+            stages[-1].expected_outputs += [
+                o.strip().strip("`") for o in re.split(r";|,\s(?=\S+[/.])", outputs.group(1)) if o.strip()
+            ]
         else:
             description.append(line)
     text = "\n".join(description).strip()

@@ -81,7 +81,9 @@ def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
     return None
 
 
-def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES) -> Plan:
+def make_plan(
+    intent: Intent, profile: DataProfile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES
+) -> Plan:
     spec = direct_spec(intent, profile)
     data = spec.data if spec is not None else data_for_task(profile, intent.task)
     if data is None:
@@ -89,8 +91,14 @@ def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_s
         raise ValueError(f"nothing to analyse: {problems}")
     builder = PlanBuilder(data, library, max_stages, profile)
     ids = [c.name for c in data.columns if (c.kind == "id" or _ID_NAME.search(c.name)) and c.distinct == data.rows]
-    builder.add("audit", "Audit data quality", f"Audit the data quality of `{data.path}`: missing values, duplicates, types and ranges.",
-                f"{{path}} lists the data-quality problems of {data.path} with counts.", slug="audit", id_columns=ids)
+    builder.add(
+        "audit",
+        "Audit data quality",
+        f"Audit the data quality of `{data.path}`: missing values, duplicates, types and ranges.",
+        f"{{path}} lists the data-quality problems of {data.path} with counts.",
+        slug="audit",
+        id_columns=ids,
+    )
     if spec is not None:
         builder.add_spec(spec)
         return Plan(builder.steps, notes=spec.caveats)
@@ -105,7 +113,9 @@ def make_plan(intent: Intent, profile: DataProfile, library: SkillLibrary, max_s
 
 
 class PlanBuilder:
-    def __init__(self, data: FileProfile, library: SkillLibrary, max_stages: int, profile: DataProfile | None = None) -> None:
+    def __init__(
+        self, data: FileProfile, library: SkillLibrary, max_stages: int, profile: DataProfile | None = None
+    ) -> None:
         self.data = data
         self.profile = profile or DataProfile(files=[data])
         self.library = library
@@ -113,7 +123,9 @@ class PlanBuilder:
         self.steps: list[PlannedStep] = []
         self.notes: list[str] = []
 
-    def add(self, goal: str, title: str, text: str, criterion: str | list[str], *, slug: str = "", **roles: object) -> bool:
+    def add(
+        self, goal: str, title: str, text: str, criterion: str | list[str], *, slug: str = "", **roles: object
+    ) -> bool:
         if len(self.steps) >= self.max_stages:
             return False
         number = len(self.steps) + 1
@@ -141,19 +153,36 @@ class PlanBuilder:
     def add_question(self, q: Question) -> None:
         intent = q.intent
         if intent.kind == "statistic":
-            label = f"{intent.percentile:g}th percentile" if intent.statistic == "percentile" else _LABELS.get(intent.statistic, intent.statistic)
+            label = (
+                f"{intent.percentile:g}th percentile"
+                if intent.statistic == "percentile"
+                else _LABELS.get(intent.statistic, intent.statistic)
+            )
             target = q.target or self._complete_column()
             what = f"the {label} of `{target}`" if q.target else "the number of rows"
             per = f" per `{q.group}`" if q.group else ""
-            self.add("statistic", f"Answer: {label} of {target}{per.replace('`', '')}",
-                     f"Compute {what}{per} in `{q.data_path}`.",
-                     f"{{path}} states {what}{per} as its answer_value.",
-                     slug="answer", target=target, group=q.group, statistic=intent.statistic, percentile=intent.percentile)
+            self.add(
+                "statistic",
+                f"Answer: {label} of {target}{per.replace('`', '')}",
+                f"Compute {what}{per} in `{q.data_path}`.",
+                f"{{path}} states {what}{per} as its answer_value.",
+                slug="answer",
+                target=target,
+                group=q.group,
+                statistic=intent.statistic,
+                percentile=intent.percentile,
+            )
         elif intent.kind == "correlation":
-            self.add("correlation", f"Answer: correlation of {q.target} and {q.second}",
-                     f"Measure the correlation between `{q.target}` and `{q.second}` (Pearson and Spearman, with p-values).",
-                     f"{{path}} states the correlation between {q.target} and {q.second} with its p-value.",
-                     slug="answer", target=q.target, second=q.second, columns=[q.target, q.second])
+            self.add(
+                "correlation",
+                f"Answer: correlation of {q.target} and {q.second}",
+                f"Measure the correlation between `{q.target}` and `{q.second}` (Pearson and Spearman, with p-values).",
+                f"{{path}} states the correlation between {q.target} and {q.second} with its p-value.",
+                slug="answer",
+                target=q.target,
+                second=q.second,
+                columns=[q.target, q.second],
+            )
         elif intent.kind == "top_values":
             self.add("top_values", f"Answer: most common values of {q.target}",
                      f"Count the values of `{q.target}` and list the {intent.top_n} most frequent with their shares.",
@@ -187,24 +216,41 @@ class PlanBuilder:
             add_drivers(self, target, self.profile, intent.task)
             return
         described = [c.name for c in data.columns if c.kind != "id" and not _ID_NAME.search(c.name)][:20]
-        self.add("descriptive", "Descriptive statistics", f"Describe the columns of `{data.path}`: centre, spread, levels.",
-                 "{path} holds summary statistics of the columns.", columns=described)
+        self.add(
+            "descriptive",
+            "Descriptive statistics",
+            f"Describe the columns of `{data.path}`: centre, spread, levels.",
+            "{path} holds summary statistics of the columns.",
+            columns=described,
+        )
         goals = intent.goals
         if "trends" in goals and time and target:
-            self.add("trend", f"Trend of {target.name}", f"Follow `{target.name}` over `{time.name}`; measure the trend.",
-                     f"{{path}} states the trend of {target.name} over {time.name}.", target=target.name, time=time.name,
-                     statistic=_aggregate(target.name))
-        for compared in groups if "group_comparisons" in goals and target else []:
+            self.add(
+                "trend",
+                f"Trend of {target.name}",
+                f"Follow `{target.name}` over `{time.name}`; measure the trend.",
+                f"{{path}} states the trend of {target.name} over {time.name}.",
+                target=target.name,
+                time=time.name,
+                statistic=_aggregate(target.name),
+            )
+        for compared in groups if "group_comparisons" in goals else []:
+            if target is None:
+                break
             self.add("compare", f"{target.name} by {compared.name}",
                      f"Compare `{target.name}` between the groups of `{compared.name}` with a suitable test.",
                      f"{{path}} states the test of {target.name} across {compared.name} groups with its p-value.",
                      target=target.name, group=compared.name)
         if "relationships" in goals and len(numeric) >= 2:
             columns = [c.name for c in numeric][:12]
-            self.add("relationships", "Relationships between numeric columns",
-                     f"Correlate the numeric columns ({', '.join(f'`{c}`' for c in columns)}) and rank the strongest pairs.",
-                     "{path} ranks the strongest correlations between numeric columns.",
-                     columns=columns, target=target.name if target else "")
+            self.add(
+                "relationships",
+                "Relationships between numeric columns",
+                f"Correlate the numeric columns ({', '.join(f'`{c}`' for c in columns)}) and rank the strongest pairs.",
+                "{path} ranks the strongest correlations between numeric columns.",
+                columns=columns,
+                target=target.name if target else "",
+            )
         if "distributions" in goals and target:
             self.add("distributions", f"Distribution of {target.name}",
                      f"Describe the distribution of `{target.name}`: shape, skew and outliers.",
@@ -214,11 +260,18 @@ class PlanBuilder:
             features = [c.name for c in numeric if c is not target][:10]
             if group:
                 features.append(group.name)
-            self.add("regression", f"Model of {target.name}",
-                     f"Fit a linear model of `{target.name}` on {', '.join(f'`{f}`' for f in features)}; report the variance "
-                     "explained, the typical error, each predictor's effect with its interval, and the diagnostics.",
-                     f"{{path}} states how much of the variance of {target.name} the model explains and which predictors matter.",
-                     target=target.name, columns=features, group=group.name if group else "")
+            self.add(
+                "regression",
+                f"Model of {target.name}",
+                f"Fit a linear model of `{target.name}` on {', '.join(f'`{f}`' for f in features)}; "
+                "report the variance explained, the typical error, each predictor's effect with its interval, "
+                "and the diagnostics.",
+                f"{{path}} states how much of the variance of {target.name} the model explains "
+                "and which predictors matter.",
+                target=target.name,
+                columns=features,
+                group=group.name if group else "",
+            )
 
 
 def _aggregate(column: str) -> str:
@@ -252,4 +305,4 @@ def _pick_groups(task: str, data: FileProfile, n: int) -> list[Column]:
 def _pick_time(task: str, data: FileProfile) -> Column | None:
     dated = of_kind(data, "datetime")
     named = mentioned_columns(task, dated)
-    return (named or dated or [None])[0]
+    return next(iter(named or dated), None)

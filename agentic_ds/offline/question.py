@@ -53,7 +53,12 @@ def data_for_task(profile: DataProfile, task: str) -> FileProfile | None:
     said = set(words(focus))
 
     def rank(data: FileProfile) -> tuple[int, int, int, str]:
-        return (-len(mentioned_columns(focus, data.columns)), -len(file_nouns(data) & said), -(data.rows or 0), data.path)
+        return (
+            -len(mentioned_columns(focus, data.columns)),
+            -len(file_nouns(data) & said),
+            -(data.rows or 0),
+            data.path,
+        )
 
     return min(files, key=rank)
 
@@ -68,7 +73,9 @@ def bind_question(intent: Intent, data: FileProfile) -> Question:
         rest = [c for c in data.columns if c.name != question.target]
         question.second = _need(question, rest, intent.second_text, _NUMERIC)
     elif kind == "top_values":
-        question.target = _need(question, data.columns, intent.target_text, ("categorical", "text", "boolean", "id", "numeric"))
+        question.target = _need(
+            question, data.columns, intent.target_text, ("categorical", "text", "boolean", "id", "numeric")
+        )
     elif kind == "comparison":
         question.target = _need(question, data.columns, intent.target_text, _NUMERIC)
         _bind_groups(question, data)
@@ -171,5 +178,7 @@ def _time_column(question: Question, data: FileProfile) -> str:
     named = [c for c in dated if c.name.lower() in question.intent.task.lower()]
     chosen = (named or dated)[0].name
     if len(dated) > 1 and not named:
-        question.caveats.append(f"Used `{chosen}` as the time axis (also possible: {', '.join(c.name for c in dated[1:])}).")
+        question.caveats.append(
+            f"Used `{chosen}` as the time axis (also possible: {', '.join(c.name for c in dated[1:])})."
+        )
     return chosen

@@ -27,7 +27,13 @@ def reflector_turn(req: ParsedRequest) -> Reply:
     unmet = parse_criteria("\n".join(unmet_lines))
     room = re.search(r"append in this run:\s*(\d+)", req.instruction)
     if pending or not unmet or (room is not None and int(room.group(1)) <= 0):
-        note = "The plan still fits: " + ("pending stages remain." if pending else "no criterion is left unmet." if not unmet else "no room for new stages.")
+        note = "The plan still fits: " + (
+            "pending stages remain."
+            if pending
+            else "no criterion is left unmet."
+            if not unmet
+            else "no room for new stages."
+        )
         return Reply.json({"edits": [], "new_stages": [], "note": note})
     titles = {title for _, _, title in stages}
     for criterion in unmet:
@@ -42,5 +48,9 @@ def reflector_turn(req: ParsedRequest) -> Reply:
             "description": f"Produce the evidence for this criterion with a different method: {criterion.text}",
             "expected_outputs": outputs or [f"outputs/{new_id}-follow-up.json"],
         }
-        return Reply.json({"edits": [], "new_stages": [stage], "note": f"criterion {criterion.id} is unmet after every stage ran"})
-    return Reply.json({"edits": [], "new_stages": [], "note": "follow-ups for the unmet criteria already ran; no further change"})
+        return Reply.json(
+            {"edits": [], "new_stages": [stage], "note": f"criterion {criterion.id} is unmet after every stage ran"}
+        )
+    return Reply.json(
+        {"edits": [], "new_stages": [], "note": "follow-ups for the unmet criteria already ran; no further change"}
+    )

@@ -7,7 +7,7 @@ no statistic takes the next ask still without one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from agentic_ds.offline.asks import Ask
 from agentic_ds.offline.columns import words
@@ -72,7 +72,7 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
     return asks + added
 
 
-def bind_slots(slots: Sequence[str], asks: list[Ask], levels: dict[str, Sequence[str]] | None = None) -> list[Ask]:
+def bind_slots(slots: Sequence[str], asks: list[Ask], levels: Mapping[str, Sequence[str]] | None = None) -> list[Ask]:
     """Set `ask.slots`; when the task has slots, asks none of them names are dropped (words like "mean" in
     "a normal with the sample mean" are part of a method, not extra answers). A slot naming one level of a
     per-group ask's groups (`@mean_salary_engineering`) takes that group's value; `levels` lists them."""
@@ -85,14 +85,14 @@ def bind_slots(slots: Sequence[str], asks: list[Ask], levels: dict[str, Sequence
             ask, level = grouped
             ask.slots[f"group:{level}"] = slot
             continue
-        ask = _best(slot, part, asks)
-        if ask is not None:
-            ask.slots[part] = slot
+        best = _best(slot, part, asks)
+        if best is not None:
+            best.slots[part] = slot
     bound = [a for a in asks if a.slots]
     return bound or asks
 
 
-def _group_slot(slot: str, asks: list[Ask], levels: dict[str, Sequence[str]]) -> tuple[Ask, str] | None:
+def _group_slot(slot: str, asks: list[Ask], levels: Mapping[str, Sequence[str]]) -> tuple[Ask, str] | None:
     slot_words = set(slot.lower().split("_"))
     for ask in asks:
         if not ask.group or ask.extreme:

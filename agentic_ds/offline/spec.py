@@ -32,14 +32,17 @@ from agentic_ds.offline.sources import Join, choose_sources, file_nouns
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
 BASIC_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "count", "nunique", "missing", "percentile"})
-_LABELS = {"mean": "mean", "median": "median", "sum": "total", "min": "minimum", "max": "maximum",
-           "std": "standard deviation", "var": "variance", "count": "number of rows", "nunique": "number of distinct values",
-           "missing": "number of missing values", "skew": "skewness", "kurtosis": "excess kurtosis",
-           "percent": "percentage", "percent_rows": "percentage of rows meeting the conditions", "range": "range", "iqr": "interquartile range", "mode": "most common value",
-           "pearson": "Pearson correlation", "spearman": "Spearman correlation", "kendall": "Kendall correlation",
-           "shapiro": "Shapiro-Wilk test", "dagostino": "D'Agostino K-squared test", "ks": "Kolmogorov-Smirnov test",
-           "outliers_iqr": "IQR outlier count", "outliers_z": "z-score outlier count", "ttest": "t-test",
-           "mannwhitney": "Mann-Whitney test"}
+_LABELS = {
+    "mean": "mean", "median": "median", "sum": "total", "min": "minimum", "max": "maximum",
+    "std": "standard deviation", "var": "variance", "count": "number of rows", "nunique": "number of distinct values",
+    "missing": "number of missing values", "skew": "skewness", "kurtosis": "excess kurtosis",
+    "percent": "percentage", "percent_rows": "percentage of rows meeting the conditions", "range": "range",
+    "iqr": "interquartile range", "mode": "most common value",
+    "pearson": "Pearson correlation", "spearman": "Spearman correlation", "kendall": "Kendall correlation",
+    "shapiro": "Shapiro-Wilk test", "dagostino": "D'Agostino K-squared test", "ks": "Kolmogorov-Smirnov test",
+    "outliers_iqr": "IQR outlier count", "outliers_z": "z-score outlier count", "ttest": "t-test",
+    "mannwhitney": "Mann-Whitney test",
+}
 
 
 @dataclass
@@ -168,7 +171,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     index = ColumnIndex(kinds)
 
     def slot_column(slot: str) -> str:
-        named = [m.column for m in find_mentions(tokenize(slot.replace("_", " ")), index) if kinds[m.column] == "numeric"]
+        named = [
+            m.column for m in find_mentions(tokenize(slot.replace("_", " ")), index) if kinds[m.column] == "numeric"
+        ]
         return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
 
     levels = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}

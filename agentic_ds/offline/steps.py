@@ -19,8 +19,8 @@ from agentic_ds.offline.intent import Intent, parse_intent
 from agentic_ds.offline.methods import Method, candidate_methods, read_method
 from agentic_ds.offline.planner import make_plan
 from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
-from agentic_ds.offline.question import bind_question
-from agentic_ds.profiling.model import DataProfile
+from agentic_ds.offline.question import Question, bind_question
+from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.workspace import slugify
 
@@ -73,7 +73,9 @@ def parse_stage(block: str) -> StageSpec:
         elif key:
             fields[key].append(line)
     get = lambda k: "\n".join(fields.get(k, [])).strip()  # noqa: E731
-    outputs = tuple(o.strip() for o in re.split(r";", get("expected outputs")) if o.strip() and o.strip() != "not specified")
+    outputs = tuple(
+        o.strip() for o in re.split(r";", get("expected outputs")) if o.strip() and o.strip() != "not specified"
+    )
     return StageSpec(get("id") or "s", get("title") or "stage", get("description") or get("title"), outputs)
 
 
@@ -98,13 +100,17 @@ def task_steps(task: str, profile: DataProfile, library: SkillLibrary, max_steps
     return out
 
 
-def infer_methods(text: str, stage: StageSpec, profile: DataProfile, library: SkillLibrary, own: Method | None) -> list[Method]:
+def infer_methods(
+    text: str, stage: StageSpec, profile: DataProfile, library: SkillLibrary, own: Method | None
+) -> list[Method]:
     wanted = [c.name for f in readable_files(profile) for c in mentioned_columns(text, f.columns)]
     data = primary_file(profile, wanted)
     if data is None:
         return []
     result_path = _result_path(stage, own)
-    fig_prefix = str(own.params.get("fig_prefix")) if own else result_path.replace("outputs/", "figures/").removesuffix(".json")
+    fig_prefix = (
+        str(own.params.get("fig_prefix")) if own else result_path.replace("outputs/", "figures/").removesuffix(".json")
+    )
     data_path = str(own.params.get("data_path") or data.path) if own is not None else data.path
     encoding = str((own.params.get("encoding") if own is not None else "") or encoding_of(profile, data_path))
     roles = Roles(data_path=data_path, result_path=result_path, fig_prefix=fig_prefix, encoding=encoding)
@@ -145,14 +151,15 @@ def _roles_from_params(roles: Roles, method: Method) -> None:
         roles.percentile = float(p["p"])
 
 
-def _roles_from_question(roles: Roles, question, intent: Intent) -> None:  # noqa: ANN001
-    roles.target, roles.second, roles.group, roles.time = question.target, question.second, question.group, question.time
+def _roles_from_question(roles: Roles, question: Question, intent: Intent) -> None:
+    roles.target, roles.second, roles.group = question.target, question.second, question.group
+    roles.time = question.time
     roles.columns = [c for c in (question.target, question.second) if c]
     roles.statistic, roles.percentile, roles.top_n = intent.statistic, intent.percentile, intent.top_n
     roles.group_values = list(question.group_values)
 
 
-def _roles_from_mentions(roles: Roles, text: str, data) -> None:  # noqa: ANN001
+def _roles_from_mentions(roles: Roles, text: str, data: FileProfile) -> None:
     named = mentioned_columns(text, data.columns)
     numeric = [c.name for c in named if c.kind == "numeric"]
     groups = [c.name for c in named if is_groupable(c)]

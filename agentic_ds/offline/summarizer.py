@@ -60,7 +60,9 @@ def analysis_paths(results: dict[str, dict]) -> list[str]:
     return [p for p in results if not is_background(results[p])] or list(results)
 
 
-_TELLING = re.compile(r"\b(strong\w*|significant\w*|highest|lowest|trend|differ\w*|outlier\w*|skew\w*|r = |p [<=])", re.I)
+_TELLING = re.compile(
+    r"\b(strong\w*|significant\w*|highest|lowest|trend|differ\w*|outlier\w*|skew\w*|r = |p [<=])", re.I
+)
 _INVENTORY = re.compile(r"^(Correlations among|Described|Audited|Loaded|\S+ has \d)", re.I)
 
 
@@ -123,7 +125,10 @@ def _simple_report(req: ParsedRequest, results: dict[str, dict], caveats: list[s
     lines = ["## Answer", answer.group(1).strip() if answer else "No validated answer was produced."]
     lines += ["", "## How it was computed"]
     for path, document in results.items():
-        lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`: {_sentences(document, 1)[0]}")
+        lines.append(
+            f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`: "
+            f"{_sentences(document, 1)[0]}"
+        )
     if not results:
         lines.append("- No result file was written.")
     lines += ["", "## Caveats"]
@@ -151,7 +156,7 @@ def _stage_lines(block: str) -> str:
         if not chunk.strip():
             continue
         head, _, body = chunk.partition("\n")
-        first = next((l[2:] for l in body.splitlines() if l.startswith("- ")), "")
+        first = next((line[2:] for line in body.splitlines() if line.startswith("- ")), "")
         if not first and "FAILED" in body:
             first = "no attempt produced a result"
         out.append(f"- {head.strip()}" + (f": {first}" if first else ""))

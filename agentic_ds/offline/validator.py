@@ -29,8 +29,8 @@ def validator_turn(req: ParsedRequest) -> Reply:
     execution_ok = bool(re.search(r"status:\s*ok\b", req.section("Execution"), re.I))
     if not results or not execution_ok:
         reason = "the execution failed" if not execution_ok else "no result file with a summary was written"
-        return Reply.json(_answer(False, f"No validated answer: {reason}.", "low", caveats,
-                                  [f"Checked the execution and {', '.join(paths) or 'no result files'}: {reason}."], "text"))
+        checked = f"Checked the execution and {', '.join(paths) or 'no result files'}: {reason}."
+        return Reply.json(_answer(False, f"No validated answer: {reason}.", "low", caveats, [checked], "text"))
     direct = answers_directly(req.task, results)
     path, document = _answer_document(results, direct)
     sentences = [str(s) for s in document.get("summary") or []]
@@ -44,7 +44,9 @@ def validator_turn(req: ParsedRequest) -> Reply:
     caveats += notes
     confidence = "low" if fallback else "medium" if caveats else "high"
     trace = [
-        f"Read the task as a direct question ({intent.kind} reading)." if direct else "Read the task as an open analysis.",
+        f"Read the task as a direct question ({intent.kind} reading)."
+        if direct
+        else "Read the task as an open analysis.",
         f"Ran {document.get('skill', '?')}/{document.get('template', '?')} on the data.",
         f"Re-read {path}: {sentences[0] if sentences else 'no summary'}",
     ]

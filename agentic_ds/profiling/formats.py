@@ -77,7 +77,10 @@ def csv_fallbacks(error_message: str) -> CsvDialect | None:
         # The sniffer looked at the first rows only; a later row broke its guess. Sniff everything.
         return CsvDialect(
             {"sample_size": -1, "strict_mode": False, "null_padding": True},
-            ["types guessed from the whole file (a late row broke the first guess); rows with missing fields padded with nulls"],
+            [
+                "types guessed from the whole file (a late row broke the first guess); "
+                "rows with missing fields padded with nulls"
+            ],
         )
     return None
 
@@ -128,7 +131,7 @@ def _first_lines(path: Path, count: int) -> list[str]:
     if path.name.lower().endswith(COMPRESSION_SUFFIXES):
         return []
     with path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
-        return [line for line, _ in zip(handle, range(count))]
+        return [line for line, _ in zip(handle, range(count), strict=False)]  # the file may be shorter
 
 
 def describe_dialect(shape: CsvShape | None) -> str:
@@ -160,7 +163,9 @@ def excel_to_csv(path: Path, target: Path) -> list[str]:
     except (InvalidFileException, KeyError, OSError, ValueError) as exc:
         raise UnreadableFile(f"not a readable Excel workbook ({exc}); re-save it as .xlsx or CSV") from exc
     except Exception as exc:  # zipfile.BadZipFile and friends: openpyxl raises many types for corrupt files
-        raise UnreadableFile(f"not a readable Excel workbook ({type(exc).__name__}); re-save it as .xlsx or CSV") from exc
+        raise UnreadableFile(
+            f"not a readable Excel workbook ({type(exc).__name__}); re-save it as .xlsx or CSV"
+        ) from exc
     try:
         for sheet in workbook.worksheets:
             rows = (row for row in sheet.iter_rows(values_only=True) if any(cell is not None for cell in row))
@@ -176,7 +181,9 @@ def excel_to_csv(path: Path, target: Path) -> list[str]:
             others = [other.title for other in workbook.worksheets if other.title != sheet.title]
             notes = [f"sheet {sheet.title!r}"]
             if others:
-                notes.append(f"other sheets not profiled: {', '.join(others)} (read them with pandas.read_excel(sheet_name=...))")
+                notes.append(
+                    f"other sheets not profiled: {', '.join(others)} (read them with pandas.read_excel(sheet_name=...))"
+                )
             return notes
     finally:
         workbook.close()

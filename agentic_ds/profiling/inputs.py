@@ -36,13 +36,16 @@ def profile_inputs(
     result.problems = [f"{profile.path}: {profile.error}" for profile in result.files if profile.error]
     if result.not_profiled:
         result.problems.append(
-            f"{len(result.not_profiled):,} more readable files were not profiled (the bound is {settings.max_files} files "
-            "per run): their names are in data_profile.json under not_profiled"
+            f"{len(result.not_profiled):,} more readable files were not profiled "
+            f"(the bound is {settings.max_files} files per run): "
+            "their names are in data_profile.json under not_profiled"
         )
     return result
 
 
-def _profile_all(paths: list[Path], base: Path, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection) -> DataProfile:
+def _profile_all(
+    paths: list[Path], base: Path, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection
+) -> DataProfile:
     result = DataProfile()
     profiled = 0
     for path in paths:

@@ -47,7 +47,7 @@ def csv_header(path: Path, delimiter: str, quote: str, skip_lines: int) -> list[
         return None
     opener = gzip.open if name.endswith(".gz") else open
     try:
-        with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:  # type: ignore[operator]
+        with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
             for _ in range(skip_lines):
                 handle.readline()
             reader = csv.reader(handle, delimiter=delimiter, quotechar=quote or '"')

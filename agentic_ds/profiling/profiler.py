@@ -107,7 +107,11 @@ def profile_file(
 
 
 def _profile_into(
-    profile: FileProfile, path: Path, sample_rows: int, settings: ProfilerSettings, con: duckdb.DuckDBPyConnection | None
+    profile: FileProfile,
+    path: Path,
+    sample_rows: int,
+    settings: ProfilerSettings,
+    con: duckdb.DuckDBPyConnection | None,
 ) -> None:
     sniffed = sniff_file(path)
     with ExitStack() as stack:
@@ -129,7 +133,11 @@ def _profile_into(
 
 
 def _profile_source(
-    con: duckdb.DuckDBPyConnection, profile: FileProfile, source: TableSource, sample_rows: int, settings: ProfilerSettings
+    con: duckdb.DuckDBPyConnection,
+    profile: FileProfile,
+    source: TableSource,
+    sample_rows: int,
+    settings: ProfilerSettings,
 ) -> None:
     exact = source.path.stat().st_size <= settings.exact_distinct_max_bytes
     is_csv = source.read_as in ("csv", "tsv")
@@ -177,7 +185,7 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
     if fields is None or len(fields) != len(ours):
         return
     theirs = pandas_names(fields)
-    renamed = dict(zip(ours, theirs))
+    renamed = dict(zip(ours, theirs, strict=True))
     for column in profile.columns:
         column.name = renamed[column.name]
     profile.columns_not_profiled = theirs[len(profile.columns) :]
@@ -185,7 +193,12 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
 
 
 def _profile_table(
-    con: duckdb.DuckDBPyConnection, profile: FileProfile, table: str, exact: bool, sample_rows: int, settings: ProfilerSettings
+    con: duckdb.DuckDBPyConnection,
+    profile: FileProfile,
+    table: str,
+    exact: bool,
+    sample_rows: int,
+    settings: ProfilerSettings,
 ) -> None:
     # A small file is parsed once into a table that every query then reads; a large one is streamed per scan.
     _replace(con, "raw", f"SELECT * FROM {table}", materialize=exact)
@@ -200,7 +213,9 @@ def _profile_table(
     profile.columns_not_profiled = [name for name, _ in rest]
     cursor = con.execute(f"SELECT * FROM head LIMIT {int(sample_rows)}")
     names = [description[0] for description in cursor.description or []]
-    profile.sample = [{key: json_safe(value) for key, value in zip(names, row)} for row in cursor.fetchall()]
+    profile.sample = [
+        {key: json_safe(value) for key, value in zip(names, row, strict=True)} for row in cursor.fetchall()
+    ]
     profile.duplicate_rows = None
     if exact and not rest:
         try:
@@ -219,7 +234,9 @@ def _replace(con: duckdb.DuckDBPyConnection, name: str, query: str, *, materiali
     con.execute(f"CREATE TEMP {'TABLE' if materialize else 'VIEW'} {name} AS {query}")
 
 
-def _column_profile(name: str, dtype: str, rows: int, stats: ColumnStats, head: HeadFacts, exact: bool) -> ColumnProfile:
+def _column_profile(
+    name: str, dtype: str, rows: int, stats: ColumnStats, head: HeadFacts, exact: bool
+) -> ColumnProfile:
     nulls = rows - stats.non_null
     approx = not exact and not stats.distinct_exact and stats.distinct is not None
     kind = kinds.classify(

@@ -39,7 +39,9 @@ def _render(profile: DataProfile, file_renderer: Callable[[FileProfile], list[st
         lines.append("PROBLEMS:")
         lines += [f"! {problem}" for problem in profile.problems[:PROBLEM_LINES]]
         if len(profile.problems) > PROBLEM_LINES:
-            lines.append(f"! ... and {len(profile.problems) - PROBLEM_LINES} more problems (data_profile.json lists them)")
+            lines.append(
+                f"! ... and {len(profile.problems) - PROBLEM_LINES} more problems (data_profile.json lists them)"
+            )
     usable = [file for file in profile.files if not file.error]
     if not usable and not profile.not_profiled:
         lines.append("No usable input files.")
@@ -93,8 +95,12 @@ def _header(file: FileProfile) -> str:
     rows = f"{file.rows:,}" if file.rows is not None else "?"
     duplicates = f", {file.duplicate_rows} duplicate rows" if file.duplicate_rows else ""
     columns = len(file.columns) + len(file.columns_not_profiled)
-    encoding = "" if file.encoding in UTF8_CODECS else f", encoding {file.encoding}: read it with encoding={file.encoding!r}"
-    return f"{file.path} ({file.format}, {_size(file.size_bytes)}, {rows} rows x {columns} columns{duplicates}{encoding})"
+    encoding = (
+        "" if file.encoding in UTF8_CODECS else f", encoding {file.encoding}: read it with encoding={file.encoding!r}"
+    )
+    return (
+        f"{file.path} ({file.format}, {_size(file.size_bytes)}, {rows} rows x {columns} columns{duplicates}{encoding})"
+    )
 
 
 def _full(file: FileProfile) -> list[str]:

@@ -35,10 +35,14 @@ TOP_VALUES_MAX_DISTINCT = 20
 TOP_VALUES_KEPT = 5
 MAX_VALUE_CHARS = 60
 MAX_NESTED_ITEMS = 10
-DATE_FORMATS = ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d-%m-%Y", "%m-%d-%Y", "%d %b %Y", "%b %d, %Y", "%Y-%m")
+DATE_FORMATS = (
+    "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d-%m-%Y", "%m-%d-%Y", "%d %b %Y", "%b %d, %Y", "%Y-%m",
+)
 MOSTLY_NUMERIC_SHARE = 0.9
 # Text that may be a date in a non-ISO format: 03/15/2024, 15.03.2024, 15 Mar 2024, Mar 15, 2024, 2024-03.
-DATE_SHAPE = r"[0-9]{1,4}[/.\- ][0-9A-Za-z]{1,9}[/.\- ,]+[0-9]{2,4}|[A-Za-z]{3,9} [0-9]{1,2}, [0-9]{4}|[0-9]{4}-[0-9]{2}"
+DATE_SHAPE = (
+    r"[0-9]{1,4}[/.\- ][0-9A-Za-z]{1,9}[/.\- ,]+[0-9]{2,4}|[A-Za-z]{3,9} [0-9]{1,2}, [0-9]{4}|[0-9]{4}-[0-9]{2}"
+)
 
 
 @dataclass
@@ -101,10 +105,12 @@ def _look_at_columns(con: duckdb.DuckDBPyConnection, schema: list[tuple[str, str
             f"list(DISTINCT {column}) FILTER (WHERE try_cast(replace({column}, ',', '') AS DOUBLE) IS NULL)[1:3]",
         ]
     row = fetch_one(con, f"SELECT {', '.join(probes)} FROM head")
-    distinct_in_head = dict(zip(scalar, row[: len(scalar)]))
+    distinct_in_head = dict(zip(scalar, row[: len(scalar)], strict=True))
     date_shaped: list[str] = []
     for index, name in enumerate(text):
-        non_null, iso, shaped, tokens, numeric, non_numeric = row[len(scalar) + 6 * index : len(scalar) + 6 * (index + 1)]
+        non_null, iso, shaped, tokens, numeric, non_numeric = row[
+            len(scalar) + 6 * index : len(scalar) + 6 * (index + 1)
+        ]
         if non_null == 0:
             continue
         facts[name].single_tokens = tokens == non_null
@@ -137,7 +143,7 @@ def _find_date_formats(con: duckdb.DuckDBPyConnection, columns: list[str], facts
     row = fetch_one(con, f"SELECT {', '.join(probes)} FROM head")
     for index, name in enumerate(columns):
         non_null, *parsed = row[index * width : (index + 1) * width]
-        for fmt, count in zip(DATE_FORMATS, parsed):
+        for fmt, count in zip(DATE_FORMATS, parsed, strict=True):
             if count == non_null:
                 facts[name].date_expression = f"try_strptime({quote_identifier(name)}, '{fmt}')"
                 facts[name].notes.append(f"dates stored as text ({fmt}); parse with that format")
@@ -149,12 +155,14 @@ def _collect_values(con: duckdb.DuckDBPyConnection, columns: list[str], facts: d
     if not columns:
         return
     lists = ", ".join(
-        f"list(DISTINCT {quote_identifier(name)}) FILTER (WHERE {quote_identifier(name)} IS NOT NULL)" for name in columns
+        f"list(DISTINCT {quote_identifier(name)}) FILTER (WHERE {quote_identifier(name)} IS NOT NULL)"
+        for name in columns
     )
     row = fetch_one(con, f"SELECT {lists} FROM head")
-    for name, values in zip(columns, row):
-        facts[name].values = sorted(values, key=repr)
-        spelling = _spelling_variants(facts[name].values)  # sorted: DuckDB's DISTINCT order is not stable
+    for name, values in zip(columns, row, strict=True):
+        ordered = sorted(values, key=repr)  # sorted: DuckDB's DISTINCT order is not stable
+        facts[name].values = ordered
+        spelling = _spelling_variants(ordered)
         if spelling:
             facts[name].notes.append(spelling)
 
@@ -238,7 +246,7 @@ class _Statistics:
     def run(self, con: duckdb.DuckDBPyConnection, columns: list[str]) -> tuple[int, dict[str, ColumnStats]]:
         row = fetch_one(con, f"SELECT {', '.join(self.expressions)} FROM src", self.parameters)
         stats = {name: ColumnStats(non_null=0, distinct=None) for name in columns}
-        for (name, statistic, counted), value in zip(self.layout, row[1:]):
+        for (name, statistic, counted), value in zip(self.layout, row[1:], strict=True):
             if statistic == "value":
                 if stats[name].value_counts is None:
                     stats[name].value_counts = {}
@@ -250,7 +258,9 @@ class _Statistics:
 
 def _add_range_and_distinct(statistics: _Statistics, name: str, facts: HeadFacts, exact_distinct: bool) -> None:
     column = quote_identifier(name)
-    statistics.add(name, "distinct", f"count(DISTINCT {column})" if exact_distinct else f"approx_count_distinct({column})")
+    statistics.add(
+        name, "distinct", f"count(DISTINCT {column})" if exact_distinct else f"approx_count_distinct({column})"
+    )
     ordered = facts.date_expression or column
     statistics.add(name, "min", f"min({ordered})")
     statistics.add(name, "max", f"max({ordered})")

@@ -67,7 +67,9 @@ def sniff_file(path: Path) -> Sniffed:
     try:
         info = path.stat()
     except OSError as exc:
-        raise UnreadableFile(f"could not be opened ({exc.strerror or exc}); check that it exists and is readable") from exc
+        raise UnreadableFile(
+            f"could not be opened ({exc.strerror or exc}); check that it exists and is readable"
+        ) from exc
     if not stat.S_ISREG(info.st_mode):
         raise UnreadableFile(f"not a regular file ({_file_kind(info.st_mode)}); pass regular data files")
     if info.st_size == 0:
@@ -84,7 +86,9 @@ def sniff_file(path: Path) -> Sniffed:
             return Sniffed(file_format)
         return Sniffed(file_format, _check_text(path, file_format))
     except PermissionError as exc:
-        raise UnreadableFile(f"permission denied ({exc.strerror}); make it readable (chmod +r) or leave it out") from exc
+        raise UnreadableFile(
+            f"permission denied ({exc.strerror}); make it readable (chmod +r) or leave it out"
+        ) from exc
     except OSError as exc:
         raise UnreadableFile(f"could not be read ({exc.strerror or exc}); check the file and the disk") from exc
 
@@ -129,7 +133,9 @@ def _check_excel(path: Path) -> None:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except zipfile.BadZipFile as exc:
-        raise UnreadableFile(f"not a readable Excel workbook (not a zip archive: {exc}); re-save it as .xlsx or CSV") from exc
+        raise UnreadableFile(
+            f"not a readable Excel workbook (not a zip archive: {exc}); re-save it as .xlsx or CSV"
+        ) from exc
     if "xl/workbook.xml" not in names:
         raise UnreadableFile(
             "not a readable Excel workbook (a zip archive without xl/workbook.xml); re-save it as .xlsx or CSV"
@@ -156,7 +162,9 @@ def _check_text(path: Path, file_format: str) -> TextEncoding | None:
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
             if isinstance(exc, PermissionError):
                 raise
-            raise UnreadableFile(f"a damaged compressed file ({exc}); compress it again or pass it uncompressed") from exc
+            raise UnreadableFile(
+                f"a damaged compressed file ({exc}); compress it again or pass it uncompressed"
+            ) from exc
         encoding = detect_encoding(head, complete=complete, kind=_kind_name(path, file_format))
         text = head.decode(encoding.codec, "replace").lstrip("\ufeff")
         if complete and not text.strip():
@@ -213,7 +221,9 @@ def _check_json(text: str, complete: bool) -> None:
             value = None
         if value is not None:
             raise _not_records(value)
-        raise UnreadableFile(f"not JSON (it starts with {stripped[:20]!r}); check the file or rename it to its real type")
+        raise UnreadableFile(
+            f"not JSON (it starts with {stripped[:20]!r}); check the file or rename it to its real type"
+        )
     if complete:
         _check_json_document(stripped)
     elif stripped.startswith("["):

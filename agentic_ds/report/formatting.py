@@ -6,7 +6,9 @@ from agentic_ds.report.coerce import parse_time
 from agentic_ds.schema import RunStatus, StageStatus
 
 STATUS_MEANING = {
-    RunStatus.COMPLETED: "the answer passed its checks (every success criterion met), with no failed stage and no warning",
+    RunStatus.COMPLETED: (
+        "the answer passed its checks (every success criterion met), with no failed stage and no warning"
+    ),
     RunStatus.COMPLETED_WITH_WARNINGS: "the answer passed its checks, but a stage failed or there are warnings to read",
     RunStatus.INCOMPLETE: "some success criteria were not met, or the run stopped before finishing",
     RunStatus.FAILED: "the run could not produce an answer",

@@ -112,13 +112,19 @@ def _caveats(view: RunView) -> list[str]:
         items.append(f"… and {len(view.skipped_inputs) - _SKIPPED_CAP} more skipped inputs (run.json lists every one).")
     for criterion in view.criteria:
         if criterion.met is False:
-            items.append(f"Success criterion not met: {criterion.text}" + (f" ({criterion.evidence})" if criterion.evidence else ""))
+            items.append(
+                f"Success criterion not met: {criterion.text}"
+                + (f" ({criterion.evidence})" if criterion.evidence else "")
+            )
     warned = " ".join(view.warnings).lower()
     for stage in view.stages:
         if stage.title.lower() in warned:
             continue  # a warning already tells the reader about this stage
         if stage.status is StageStatus.FAILED:
-            items.append(f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; later results may lack its output.")
+            items.append(
+                f"Stage \u201c{stage.title}\u201d failed after {fmt.attempts(stage.attempts)}; "
+                "later results may lack its output."
+            )
         elif stage.status is StageStatus.PENDING:
             items.append(f"Stage \u201c{stage.title}\u201d did not run.")
     items += [f"Run directory: {problem}." for problem in view.problems]

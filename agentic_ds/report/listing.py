@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,9 @@ def is_run_dir(path: Path) -> bool:
 
 def summarize_run(path: Path) -> RunSummary:
     """The one-line facts about a run; never raises on a broken run.json (status becomes `unknown`)."""
-    record = read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
+    record = (
+        read_model(RunRecord, read_json_object(path / "run.json", "run.json", [], root=path, quiet=True)) or RunRecord()
+    )
     status = RunStatus.INTERRUPTED if run_lock.died(path, record.status) else record.status
     return RunSummary(
         id=record.id or path.name,
@@ -96,8 +98,8 @@ def _start_key(run: RunSummary) -> datetime:
             moment = None
     if moment is None:
         try:
-            return datetime.fromtimestamp(run.path.stat().st_mtime, tz=timezone.utc)
+            return datetime.fromtimestamp(run.path.stat().st_mtime, tz=UTC)
         except OSError:
-            return datetime.min.replace(tzinfo=timezone.utc)
+            return datetime.min.replace(tzinfo=UTC)
     # Naive times (directory names, local clocks) are compared as if UTC: ordering only.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

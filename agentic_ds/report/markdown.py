@@ -102,7 +102,9 @@ def _stage_table(stages: list[StageView]) -> list[str]:
     lines = ["| # | Stage | Status | Attempts | Code |", "|---|---|---|---|---|"]
     for number, stage in enumerate(stages, 1):
         code = f"`{stage.code_path}`" if stage.code_path else "-"
-        lines.append(f"| {number} | {_cell(stage.title)} | {fmt.status_label(stage.status)} | {stage.attempts} | {code} |")
+        lines.append(
+            f"| {number} | {_cell(stage.title)} | {fmt.status_label(stage.status)} | {stage.attempts} | {code} |"
+        )
     return lines
 
 
@@ -120,7 +122,9 @@ def _skipped_lines(view: RunView) -> list[str]:
     """Every input the run could not use, with the profiler's reason (capped; run.json has them all)."""
     lines = [f"- `{_inline(item.path)}`: {_inline(item.reason)}" for item in view.skipped_inputs[:_SKIPPED_CAP]]
     if len(view.skipped_inputs) > _SKIPPED_CAP:
-        lines.append(f"- … and {len(view.skipped_inputs) - _SKIPPED_CAP} more (run.json `skipped_inputs` lists every one)")
+        lines.append(
+            f"- … and {len(view.skipped_inputs) - _SKIPPED_CAP} more (run.json `skipped_inputs` lists every one)"
+        )
     if view.not_profiled:
         lines.append(f"- {view.not_profiled} readable input files were not profiled (the bound on files per run); "
                      "data_profile.json names them under `not_profiled`")

@@ -72,7 +72,9 @@ class MarkdownRenderer:
         return Markup(self._md.renderer.render(tokens, self._md.options, env))  # noqa: S704
 
     def _image_rule(self) -> Any:
-        def render_image(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        def render_image(
+            renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+        ) -> str:
             token = tokens[idx]
             alt = escape("".join(child.content for child in token.children or []))
             src = str(token.attrGet("src") or "")
@@ -94,7 +96,9 @@ class MarkdownRenderer:
         return data_uri(file, self._workspace.root)
 
 
-def _render_link_open(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+def _render_link_open(
+    renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     """Links open outside the report and tell the target nothing about it."""
     token = tokens[idx]
     if str(token.attrGet("href") or "").startswith(("http://", "https://")):

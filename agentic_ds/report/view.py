@@ -190,7 +190,9 @@ def _stage_code(ws: Workspace, stage_dir: Path) -> tuple[str | None, str | None]
     cells = _plain_files(ws, stage_dir, lambda name: name.startswith("cell_") and name.endswith(".py"))
     if not cells:
         return None, None
-    joined = "\n\n".join(f"# --- {p.name} ---\n{read_text(p, root=ws.root, limit=_CODE_CAP_CHARS) or ''}" for p in cells)
+    joined = "\n\n".join(
+        f"# --- {p.name} ---\n{read_text(p, root=ws.root, limit=_CODE_CAP_CHARS) or ''}" for p in cells
+    )
     return _cap(joined, _CODE_CAP_CHARS), ws.rel(stage_dir)
 
 
@@ -268,7 +270,9 @@ def _criteria(record: RunRecord, plan: PlanFile) -> list[CriterionRecord]:
 
 def _stage_result(ws: Workspace, rel_dir: str, problems: list[str], *, quiet: bool) -> StageResult:
     where = f"{rel_dir}/result.json"
-    return read_model(StageResult, _read_json(ws, where, problems, quiet=quiet), problems, f"{where}: ") or StageResult()
+    return (
+        read_model(StageResult, _read_json(ws, where, problems, quiet=quiet), problems, f"{where}: ") or StageResult()
+    )
 
 
 def _quoted_answer(answer: FinalAnswer | None) -> FinalAnswer | None:
@@ -319,7 +323,11 @@ def context_note(context: dict[str, Any]) -> str:
     if budget:
         over = as_int(context.get("over_budget_calls")) or 0
         limit = f"the {count(budget)}-token budget (largest prompt {count(largest)})"
-        parts.append(f"{_plural(over, 'prompt')} went over {limit} even after compaction" if over else f"every prompt fit {limit}")
+        parts.append(
+            f"{_plural(over, 'prompt')} went over {limit} even after compaction"
+            if over
+            else f"every prompt fit {limit}"
+        )
         parts.append(_plural(as_int(context.get("compactions")) or 0, "compaction"))
     if "loop_divergences" in context:
         redirections = _plural(as_int(context.get("loop_divergences")) or 0, "redirection")

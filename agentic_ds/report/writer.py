@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentic_ds.report.coerce import read_text
 from agentic_ds.report.html import render_html
 from agentic_ds.report.markdown import render_markdown_appendix, render_missing_report
-from agentic_ds.report.coerce import read_text
 from agentic_ds.report.view import load_run_view, split_report
 from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.workspace import Workspace

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import open_append, open_read
 from agentic_ds.agent_table import ROOT, round_keys, status_authors
+from agentic_ds.runs.safe_files import open_append, open_read
 from agentic_ds.schema import StageRecord, read_records
 
 TEXT_CHARS = 2000
@@ -50,7 +50,8 @@ class EventsLog:
 
     def append_notice(self, kind: str, text: str, author: str = ROOT) -> list[dict[str, Any]]:
         """A record that is not an ADK event (run-level warnings, errors, the final status)."""
-        record = {"timestamp": datetime.now(timezone.utc).isoformat(), "author": author, "kind": kind, "text": text}
+        now = datetime.now(UTC).isoformat()
+        record: dict[str, Any] = {"timestamp": now, "author": author, "kind": kind, "text": text}
         if self._stage is not None and author != ROOT:
             record["stage"] = self._stage  # a notice from inside an agent (a model call waiting) belongs to its stage
         return [self.write(record)]
@@ -59,7 +60,7 @@ class EventsLog:
         """Log one ADK event (one record per tool call/result part, else one record)."""
         self._track(event)
         base: dict[str, Any] = {
-            "timestamp": datetime.fromtimestamp(event.timestamp, tz=timezone.utc).isoformat(),
+            "timestamp": datetime.fromtimestamp(event.timestamp, tz=UTC).isoformat(),
             "author": event.author,
             "branch": event.branch,
         }
@@ -78,7 +79,9 @@ class EventsLog:
         for part in parts:
             if part.function_call:
                 args = json.dumps(part.function_call.args or {}, default=str)
-                records.append({**base, "kind": "tool_call", "tool": part.function_call.name, "args": _clip(args, ARGS_CHARS)})
+                records.append(
+                    {**base, "kind": "tool_call", "tool": part.function_call.name, "args": _clip(args, ARGS_CHARS)}
+                )
             elif part.function_response:
                 response = json.dumps(part.function_response.response or {}, default=str)
                 records.append({**base, "kind": "tool_result", "tool": part.function_response.name,

@@ -102,7 +102,9 @@ def check_regular(st: os.stat_result, path: Path | str, *, allow_hardlinks: bool
         raise UnsafeFile(path, f"a hard link ({st.st_nlink} names)")
 
 
-def _open_file(path: Path, root: Path | None, flags: int, *, create: bool = False, allow_hardlinks: bool = False) -> int:
+def _open_file(
+    path: Path, root: Path | None, flags: int, *, create: bool = False, allow_hardlinks: bool = False
+) -> int:
     root = Path(root) if root is not None else path.parent
     with open_dir(path.parent, root, create=create) as dir_fd:
         try:
@@ -171,7 +173,9 @@ def open_append(path: Path, *, root: Path | None = None, text: bool = True, line
 
 
 # -- reading ------------------------------------------------------------------------------------
-def read_bytes(path: Path, *, root: Path | None = None, limit: int | None = None, allow_hardlinks: bool = False) -> bytes:
+def read_bytes(
+    path: Path, *, root: Path | None = None, limit: int | None = None, allow_hardlinks: bool = False
+) -> bytes:
     """The file's bytes (its first `limit` bytes when given), never through a link."""
     fd = _open_file(path, root, os.O_RDONLY, allow_hardlinks=allow_hardlinks)
     with os.fdopen(fd, "rb") as handle:
@@ -236,7 +240,9 @@ class Entry:
         return None
 
 
-def walk(folder: Path, *, root: Path | None = None, skip_top: frozenset[str] = frozenset(), limit: int = 20_000) -> list[Entry]:
+def walk(
+    folder: Path, *, root: Path | None = None, skip_top: frozenset[str] = frozenset(), limit: int = 20_000
+) -> list[Entry]:
     """Every non-folder entry under `folder` (links included, never followed), at most `limit`.
 
     Paths are relative to `root` (default `folder`). Folders are descended through descriptors

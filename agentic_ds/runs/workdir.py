@@ -109,20 +109,20 @@ def validate_inputs(paths: list[Path], workdir_root: Path) -> list[PlannedFile]:
     names = _distinct_names(sources)
     planned: list[PlannedFile] = []
     for source in sources:
-        given = given_as[source]
+        as_given = given_as[source]
         if source.is_file():
-            planned.append(PlannedFile(source, names[source], source.stat().st_size, given))
+            planned.append(PlannedFile(source, names[source], source.stat().st_size, as_given))
             continue
         files = _walk(source)
         if not files:
             raise InputError(
-                f"input folder {given} holds no files to copy",
+                f"input folder {as_given} holds no files to copy",
                 hint="hidden files and __pycache__ are skipped; pass the files themselves",
             )
         for file in files:
             problem = _unusable(file)
             size = 0 if problem else file.stat().st_size
-            planned.append(PlannedFile(file, names[source] / file.relative_to(source), size, given, True, problem))
+            planned.append(PlannedFile(file, names[source] / file.relative_to(source), size, as_given, True, problem))
     return planned
 
 

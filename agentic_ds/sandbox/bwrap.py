@@ -66,7 +66,8 @@ def _probe(user: SandboxUser) -> str | None:
     seccomp = filter_fd()
     try:
         argv = [bwrap_path() or "bwrap", "--die-with-parent", *_namespace_args(user), *_system_args()]
-        argv += _python_args(fds) + ["--seccomp", str(seccomp), "--", *_switch(user), kernel_python(), "-I", "-S", "-c", ""]
+        argv += _python_args(fds) + ["--seccomp", str(seccomp)]
+        argv += ["--", *_switch(user), kernel_python(), "-I", "-S", "-c", ""]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"},
                               pass_fds=[*fds.fds, seccomp])
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -75,7 +76,7 @@ def _probe(user: SandboxUser) -> str | None:
         fds.close()
         os.close(seccomp)
     if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
         return f"bubblewrap cannot run Python in a sandbox here ({user.describe()}): {reason}"
     return None
 

@@ -149,7 +149,9 @@ class CellCapture:
     def _rich(self, data: dict[str, Any]) -> None:
         if "image/png" in data:
             path = self._save_png(data["image/png"])
-            self.outputs.append({"output_type": "display_data", "data": {"image/png": data["image/png"]}, "metadata": {}})
+            self.outputs.append(
+                {"output_type": "display_data", "data": {"image/png": data["image/png"]}, "metadata": {}}
+            )
             if path is not None:
                 self.figures.append(path)
                 self._write(f"[figure saved: {path}]\n")
@@ -161,7 +163,9 @@ class CellCapture:
             self.tables.append(text[: self.stdout.keep])
         else:
             self.stdout.add(text + "\n")
-        self.outputs.append({"output_type": "display_data", "data": {"text/plain": text[: self.stdout.keep]}, "metadata": {}})
+        self.outputs.append(
+            {"output_type": "display_data", "data": {"text/plain": text[: self.stdout.keep]}, "metadata": {}}
+        )
         self._write(text + "\n")
 
     def _error(self, content: dict[str, Any]) -> None:
@@ -197,9 +201,14 @@ class CellCapture:
             except FileExistsError:
                 problem = safe_files.file_problem(path, root=self.run_dir)
                 if problem not in (None, "missing"):
-                    self.findings.append(f"{rel} is {problem} planted by the code: not followed, the figure was saved under another name")
+                    self.findings.append(
+                        f"{rel} is {problem} planted by the code: not followed, the figure was saved under another name"
+                    )
             except safe_files.UnsafeFile as exc:
-                self.findings.append(f"{os.path.relpath(exc.path, self.run_dir)} is {exc.what} planted by the code: the figure was not saved")
+                self.findings.append(
+                    f"{os.path.relpath(exc.path, self.run_dir)} is {exc.what} planted by the code: the figure was not "
+                    f"saved"
+                )
                 return None
             except OSError as exc:
                 self.findings.append(f"the figure could not be saved: {exc.strerror or exc}")

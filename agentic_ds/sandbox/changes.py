@@ -7,13 +7,15 @@ the run record are told.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agentic_ds.runs import safe_files
 
 Signature = tuple[int, int, int, int]    # mtime_ns, size, mode, link count
 MAX_TRACKED_FILES = 20_000
 
 
-def snapshot(root, *, skip_top: frozenset[str], skip_prefix: str) -> dict[str, tuple[Signature, str | None]]:
+def snapshot(root: Path, *, skip_top: frozenset[str], skip_prefix: str) -> dict[str, tuple[Signature, str | None]]:
     """Every entry under `root` but the skipped top-level names: its signature and why it is suspicious."""
     seen: dict[str, tuple[Signature, str | None]] = {}
     for entry in safe_files.walk(root, skip_top=skip_top, limit=MAX_TRACKED_FILES):

@@ -39,7 +39,11 @@ def choose_isolation(mode: str) -> Isolation:
             warning="the sandbox is off (--sandbox off): executed code runs as your user, with rlimits and a "
                     "scrubbed environment only (it can read your files and reach the network)",
         )
-    user, problem = sandbox_choice() if platform.system() == "Linux" else (None, f"bubblewrap needs Linux (this is {platform.system()})")
+    user, problem = (
+        sandbox_choice()
+        if platform.system() == "Linux"
+        else (None, f"bubblewrap needs Linux (this is {platform.system()})")
+    )
     if user is None:
         return Isolation(
             "rlimits", problem=problem,
@@ -61,7 +65,9 @@ def weak_limits() -> list[str]:
         group.remove()
     notes = []
     if "memory" not in controllers:
-        notes.append("no memory cgroup here: memory is bounded per process only (RLIMIT_AS), not for the sandbox as a whole")
+        notes.append(
+            "no memory cgroup here: memory is bounded per process only (RLIMIT_AS), not for the sandbox as a whole"
+        )
     if "pids" not in controllers:
         notes.append("no pids cgroup here: the sandbox's processes are bounded by RLIMIT_NPROC of its user")
     if "cpu" not in controllers:

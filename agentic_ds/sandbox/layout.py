@@ -21,7 +21,12 @@ from agentic_ds.sandbox.user import SandboxUser
 
 WRITABLE = ("outputs", "figures", ".sandbox/home")
 HOME = ".sandbox/home"
-HOME_DIRS = {"IPYTHONDIR": ".ipython", "MPLCONFIGDIR": ".matplotlib", "XDG_CACHE_HOME": ".cache", "XDG_CONFIG_HOME": ".config"}
+HOME_DIRS = {
+    "IPYTHONDIR": ".ipython",
+    "MPLCONFIGDIR": ".matplotlib",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_CONFIG_HOME": ".config",
+}
 
 
 def prepare(run_dir: Path, user: SandboxUser) -> list[str]:
@@ -44,7 +49,9 @@ def prepare(run_dir: Path, user: SandboxUser) -> list[str]:
             if entry.st.st_nlink == 1:
                 _readable(run_dir / entry.rel, 0o004, root=run_dir)
             else:
-                problems.append(f"{entry.rel} is a hard link to a file {user.name} cannot read: the code cannot open it")
+                problems.append(
+                    f"{entry.rel} is a hard link to a file {user.name} cannot read: the code cannot open it"
+                )
         for parent in Path(entry.rel).parents:
             if parent != Path("."):
                 _readable(run_dir / parent, 0o005, root=run_dir)

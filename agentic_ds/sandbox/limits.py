@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import os
 import resource
 from dataclasses import dataclass
 
@@ -43,7 +42,9 @@ class ProcessLimits:
         controllers = self.cgroup.controllers if self.cgroup is not None else []
         self.memory_limit = "cgroup" if "memory" in controllers else "rlimit (per process)"
         self.process_limit = "cgroup" if "pids" in controllers else "rlimit"
-        self._nproc = resource.RLIM_INFINITY if "pids" in controllers else _user_process_count(user.uid) + limits.max_processes
+        self._nproc = (
+            resource.RLIM_INFINITY if "pids" in controllers else _user_process_count(user.uid) + limits.max_processes
+        )
 
     def preexec(self) -> None:
         mb = 1024 * 1024

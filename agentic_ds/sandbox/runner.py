@@ -161,8 +161,10 @@ class CodeRunner:
         limit_mb = self.settings.max_file_mb
         lost = "the kernel was restarted: variables from earlier cells are gone, load what you need from files again"
         if memory_kills:
-            text = (f"MemoryLimit: the sandbox's memory limit ({self.limits.memory_mb} MB for all its processes together) "
-                    f"was reached and {memory_kills} process(es) were killed")
+            text = (
+                f"MemoryLimit: the sandbox's memory limit ({self.limits.memory_mb} MB for all its processes together) "
+                f"was reached and {memory_kills} process(es) were killed"
+            )
             capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; use less memory (fewer processes, "
                                "smaller chunks, a sample)")
         elif outcome.limit == "cpu":
@@ -172,7 +174,9 @@ class CodeRunner:
         elif outcome.limit == "disk":
             text = (f"DiskQuota: the run's files (outputs/, figures/, the kernel's home) went past "
                     f"{self.limits.disk_quota_mb} MB and the cell was stopped")
-            capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; delete what you do not need and write less")
+            capture.note_error(
+                f"{text}; {lost}" if outcome.died else f"{text}; delete what you do not need and write less"
+            )
         elif outcome.timed_out:
             text = f"TimeoutError: the cell ran longer than {self.settings.cell_timeout_s:g} s and was interrupted"
             capture.note_error(f"{text}; {lost}" if outcome.died else f"{text}; make it faster or work on a sample")
@@ -203,7 +207,8 @@ class CodeRunner:
         except Exception as exc:  # noqa: BLE001 - any start failure is the same failure for the user
             raise RunFailed(
                 f"the sandboxed Python kernel did not start: {exc}",
-                hint=f"see {self.workspace.rel(root / '.sandbox' / 'kernel.log')}; --sandbox off runs without bubblewrap",
+                hint=f"see {self.workspace.rel(root / '.sandbox' / 'kernel.log')}; --sandbox off runs without "
+                     f"bubblewrap",
             ) from exc
         self._kernel = kernel
         return kernel

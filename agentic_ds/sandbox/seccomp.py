@@ -23,7 +23,8 @@ import tempfile
 REFUSED = (
     # filesystems and mounts
     "mount", "umount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount", "fspick",
-    "move_mount", "open_tree", "mount_setattr", "open_by_handle_at", "name_to_handle_at", "quotactl", "swapon", "swapoff",
+    "move_mount", "open_tree", "mount_setattr", "open_by_handle_at", "name_to_handle_at", "quotactl",
+    "swapon", "swapoff",
     # the kernel itself
     "init_module", "finit_module", "delete_module", "create_module", "kexec_load", "kexec_file_load", "reboot",
     "bpf", "perf_event_open", "userfaultfd", "iopl", "ioperm", "acct", "syslog", "uselib", "lookup_dcookie",

@@ -27,7 +27,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "table pipes": lambda n: "| " * (n // 2),
     "empty lines": lambda n: "\n" * n,
     "brackets": lambda n: "[" * n,
-    "traceback": lambda n: ("Traceback (most recent call last):\n  File \"<cell>\", line 3\nKeyError: 'x'\n" * (n // 70))[:n],
+    "traceback": lambda n: (
+        "Traceback (most recent call last):\n  File \"<cell>\", line 3\nKeyError: 'x'\n" * (n // 70)
+    )[:n],
 }
 
 

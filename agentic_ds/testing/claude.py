@@ -193,7 +193,9 @@ class ScriptedClaude(Transport):
         if answer.get("behavior") != "allow":
             return {"tool_use_id": block["id"], "content": answer.get("message", "denied"), "is_error": True}
         name = block["name"].removeprefix(f"mcp__{SERVER_NAME}__")
-        response = await self._mcp("tools/call", {"name": name, "arguments": answer.get("updatedInput", block["input"])})
+        response = await self._mcp(
+            "tools/call", {"name": name, "arguments": answer.get("updatedInput", block["input"])}
+        )
         if "error" in response:  # a protocol error: the CLI reports it to the model as a failed tool call
             result = {"content": [{"type": "text", "text": f"MCP error: {response['error']}"}], "isError": True}
         else:
@@ -232,4 +234,7 @@ class ScriptedClaude(Transport):
 
 
 def _control_success(request_id: str, response: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "control_response", "response": {"subtype": "success", "request_id": request_id, "response": response}}
+    return {
+        "type": "control_response",
+        "response": {"subtype": "success", "request_id": request_id, "response": response},
+    }

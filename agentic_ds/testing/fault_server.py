@@ -31,7 +31,10 @@ MAX_BODY = 32 * 1024 * 1024
 
 # What llama-cpp-python's server (0.3.x) answers with HTTP 500, seen against SmolLM2 (research/local-model.md).
 LIST_CONTENT = 'can only concatenate str (not "list") to str'
-JSON_SCHEMA = "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object'"
+JSON_SCHEMA = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+    "  Input should be 'text' or 'json_object'"
+)
 TOOL_TURN = "'dict object' has no attribute 'content'"
 LLAMA_CPP_REJECTS = frozenset({"list_content", "json_schema", "tool_result_turn"})
 
@@ -288,7 +291,7 @@ class FaultServer:
         with self._lock:
             seen = Seen(len(self.seen), agent, body)
             self.seen.append(seen)
-            step = None
+            step: Step | None = None
             if len(self.seen) > self.max_requests:
                 step = Status(503, "fault server: request limit reached")
             for rule in self.rules if step is None else []:

@@ -56,10 +56,16 @@ def to_llm_request(body: dict[str, Any]) -> tuple[LlmRequest, list[str], bool]:
                 function = call.get("function") or {}
                 call_names[call.get("id", "")] = function.get("name", "")
                 args = _json_or_text(function.get("arguments") or "{}")
-                parts.append(types.Part(function_call=types.FunctionCall(id=call.get("id"), name=function.get("name"), args=args)))
+                parts.append(
+                    types.Part(
+                        function_call=types.FunctionCall(id=call.get("id"), name=function.get("name"), args=args)
+                    )
+                )
             calls, _problems, rest = text_tools.parse_calls(text, frozenset())
             for index, call in enumerate(calls):
-                parts.append(types.Part(function_call=types.FunctionCall(id=f"text{index}", name=call.name, args=call.arguments)))
+                parts.append(
+                    types.Part(function_call=types.FunctionCall(id=f"text{index}", name=call.name, args=call.arguments))
+                )
             if rest and not parts:
                 parts.append(types.Part(text=rest))
             contents.append(types.Content(role="model", parts=parts or [types.Part(text="")]))

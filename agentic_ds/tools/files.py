@@ -94,7 +94,10 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             {"path", "bytes"} or {"error", "hint"}.
         """
         if len(content) > MAX_WRITE_CHARS:
-            return {"error": f"content too large ({len(content)} characters)", "hint": "write big outputs from run_python"}
+            return {
+                "error": f"content too large ({len(content)} characters)",
+                "hint": "write big outputs from run_python",
+            }
         try:
             full = _literal(workspace, path, for_write=True)
             if full.is_dir() and not full.is_symlink():
@@ -126,7 +129,9 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
         if not full.is_dir() or full.is_symlink():
             return {"error": f"not a folder: {path!r}", "hint": "list '.' to see the run directory"}
         try:
-            found = safe_files.walk(full, root=workspace.root, skip_top=frozenset(HIDDEN_TOP) if full == workspace.root else frozenset())
+            found = safe_files.walk(
+                full, root=workspace.root, skip_top=frozenset(HIDDEN_TOP) if full == workspace.root else frozenset()
+            )
         except safe_files.UnsafeFile as exc:
             return _unsafe(workspace, path, exc)
         entries: list[str] = []

@@ -21,8 +21,9 @@ def make_run_python(runner: CodeRunner, *, output_cap: int) -> Callable[..., Any
 
         The working directory is the run directory: read data from 'inputs/...', write tables and
         files to 'outputs/...'. Figures shown with plt.show() are saved under 'figures/'. Only
-        'outputs/', 'figures/' and '/tmp' are writable. There is no network access. Each call has a time limit; output is cut to its head and tail (the full
-        output is kept in a file whose path is given). A new stage starts with a fresh kernel, so
+        'outputs/', 'figures/' and '/tmp' are writable. There is no network access. Each call has a
+        time limit; output is cut to its head and tail (the full output is kept in a file whose path
+        is given). A new stage starts with a fresh kernel, so
         load what you need from files.
 
         Args:

@@ -175,7 +175,9 @@ def _duckdb_encoding(codec: str | None) -> str | None:
     """The `read_csv` option for a profiled encoding; None when DuckDB cannot read it (no extension downloads)."""
     if codec in (None, "utf-8", "utf-8-sig", "ascii"):
         return ""
-    return {"latin-1": ", encoding='latin-1'", "utf-16": ", encoding='utf-16'", "utf-16-le": ", encoding='utf-16'"}.get(codec)
+    return {"latin-1": ", encoding='latin-1'", "utf-16": ", encoding='utf-16'", "utf-16-le": ", encoding='utf-16'"}.get(
+        codec
+    )
 
 
 def _unreadable_encoding(profile: Any) -> str:
@@ -189,7 +191,7 @@ def _use_profiled_names(con: duckdb.DuckDBPyConnection, view: str, reader: str, 
     ours = [row[0] for row in con.execute(f'DESCRIBE "{view}"').fetchall()]
     if len(names) != len(ours) or names == ours:
         return
-    aliased = ", ".join(f"{_identifier(old)} AS {_identifier(new)}" for old, new in zip(ours, names))
+    aliased = ", ".join(f"{_identifier(old)} AS {_identifier(new)}" for old, new in zip(ours, names, strict=True))
     con.execute(f'CREATE OR REPLACE VIEW "{view}" AS SELECT {aliased} FROM {reader}')
 
 
@@ -237,7 +239,10 @@ def make_sql_tool(database: InputDatabase, *, output_cap: int, timeout_s: float)
             database.interrupt()
             return {"error": f"query ran longer than {timeout_s:g} s and was stopped", "hint": "aggregate or add LIMIT"}
         except SqlRefused as exc:
-            return {"error": str(exc), "hint": "send a single SELECT (or WITH ... SELECT) query; use run_python to write files"}
+            return {
+                "error": str(exc),
+                "hint": "send a single SELECT (or WITH ... SELECT) query; use run_python to write files",
+            }
         except duckdb.Error as exc:
             views = ", ".join(f"{k} ({v})" for k, v in database.views.items()) or "none"
             return {"error": str(exc).strip()[:1500], "hint": f"available views: {views}"}

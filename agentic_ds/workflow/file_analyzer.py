@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from pathlib import Path
 from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
@@ -17,15 +16,17 @@ from google.adk.events import Event
 from typing_extensions import override
 
 from agentic_ds import state as S
-from agentic_ds.runs.safe_files import write_json
 from agentic_ds.errors import InputError
+from agentic_ds.runs.safe_files import write_json
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workspace import Workspace
 
 PROFILE_PROMPT_CHARS = 4000
 LISTED_SKIPS = 20  # live-output lines, one per skipped input; run.json and report.md hold them all
 NAMED_IN_WARNING = 5
-NOTHING_READABLE_HINT = "agentic-ds reads CSV/TSV (in any common encoding), Parquet, JSON and Excel .xlsx; fix the files"
+NOTHING_READABLE_HINT = (
+    "agentic-ds reads CSV/TSV (in any common encoding), Parquet, JSON and Excel .xlsx; fix the files"
+)
 
 
 class FileAnalyzer(BaseAgent):
@@ -50,7 +51,9 @@ class FileAnalyzer(BaseAgent):
         for item in skipped[:LISTED_SKIPS]:
             yield status_event(ctx, self.name, f"warning: skipped {item['path']}: {item['reason']}")
         if len(skipped) > LISTED_SKIPS:
-            yield status_event(ctx, self.name, f"warning: and {len(skipped) - LISTED_SKIPS} more skipped inputs (run.json lists them)")
+            yield status_event(
+                ctx, self.name, f"warning: and {len(skipped) - LISTED_SKIPS} more skipped inputs (run.json lists them)"
+            )
         readable = sum(1 for f in profile.files if not f.error) + len(profile.not_profiled)
         total = len(profile.files) + len(profile.not_profiled)
         summary = f"profiled {readable - len(profile.not_profiled)} of {total} input file(s)"
@@ -74,7 +77,9 @@ def _warnings(skipped: list[dict[str, str]], total: int, not_profiled: int) -> l
     if skipped:
         names = ", ".join(item["path"] for item in skipped[:NAMED_IN_WARNING])
         more = f" and {len(skipped) - NAMED_IN_WARNING} more" if len(skipped) > NAMED_IN_WARNING else ""
-        warnings.append(f"{len(skipped)} of {total} input files were skipped because they cannot be read: {names}{more}")
+        warnings.append(
+            f"{len(skipped)} of {total} input files were skipped because they cannot be read: {names}{more}"
+        )
     if not_profiled:
         warnings.append(
             f"{not_profiled} of {total} input files were not profiled (the bound on files profiled per run); "

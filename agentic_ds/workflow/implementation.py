@@ -10,8 +10,8 @@ from typing import Any
 from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
-from agentic_ds.runs import safe_files
 from agentic_ds.agent_table import Mode
+from agentic_ds.runs import safe_files
 from agentic_ds.schema import StageRecord, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent

@@ -36,10 +36,10 @@ def status_event(ctx: InvocationContext, author: str, text: str | None = None, *
 class NonEscalatingLoopAgent(BaseAgent):
     """Runs its sub-agents in order, round after round, until approved or `max_iterations` rounds.
 
-    The loop ends when the decision stored under `decision_key` has a true `exit_field`, or when a sub-agent escalates. An
-    escalation ends this loop only: the event is passed up with `escalate` cleared (on a copy), so the parent keeps
-    going. At the start of each round, `round_key` is set to the 1-based round number and `decision_key` is
-    cleared, so a stale approval can never end a later round.
+    The loop ends when the decision stored under `decision_key` has a true `exit_field`, or when a sub-agent
+    escalates. An escalation ends this loop only: the event is passed up with `escalate` cleared (on a copy), so
+    the parent keeps going. At the start of each round, `round_key` is set to the 1-based round number and
+    `decision_key` is cleared, so a stale approval can never end a later round.
     """
 
     max_iterations: int = 3
