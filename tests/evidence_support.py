@@ -22,7 +22,8 @@ def _timed(parse: Callable[[str], Any], text: str) -> float:
 
 
 def assert_linear(parse: Callable[[str], Any], shape: str) -> None:
-    """`parse` on `shape` repeated to 100 KB and to 1 MB: at most `RATIO_BAR` times longer (best of 3 each, CPU time)."""
+    """`parse` on `shape` repeated to 100 KB and to 1 MB: at most `RATIO_BAR` times longer (best of 3 each,
+    CPU time)."""
     small_text = (shape * (100_000 // len(shape) + 1))[:100_000]
     large_text = (shape * (1_000_000 // len(shape) + 1))[:1_000_000]
     small = min(_timed(parse, small_text) for _ in range(3))

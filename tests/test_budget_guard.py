@@ -23,7 +23,8 @@ def run_python(code: str) -> dict:
 
 
 def build(script_len: int = 6, **usage):
-    coder = ScriptedLlm(name="coder", script=[call("run_python", code=f"step({i})", **usage) for i in range(script_len)] + [text("coder done", **usage)])
+    steps = [call("run_python", code=f"step({i})", **usage) for i in range(script_len)]
+    coder = ScriptedLlm(name="coder", script=steps + [text("coder done", **usage)])
     writer = ScriptedLlm(name="writer", script=[text("report written", **usage)])
     root = SequentialAgent(
         name="root",
@@ -55,7 +56,8 @@ async def test_max_llm_calls_stops_the_run_with_status_incomplete():
     assert session.state[state.RUN_STATUS] == "incomplete"
     assert session.state[state.STATUS_REASON] == "budget reached: max LLM calls (3) used"
     finals = [e.content.parts[0].text for e in events if e.is_final_response() and e.content]
-    assert all("budget reached" in t for t in finals) and {e.author for e in events if e.is_final_response()} == {"coder", "writer"}
+    assert all("budget reached" in t for t in finals)
+    assert {e.author for e in events if e.is_final_response()} == {"coder", "writer"}
     assert guard.ledger.by_model() == {"scripted": Usage(calls=3, input_tokens=300, output_tokens=30, usd=0.0)}
     assert guard.short_circuited == 2
 

@@ -15,7 +15,9 @@ from agentic_ds.errors import UsageError
 from agentic_ds.evaluation.grading import grade
 from agentic_ds.evaluation.manifest import load_manifest
 
-LINE = {"id": "q1", "task": "What is the mean price?", "files": ["data.csv"], "answer": {"mean": 1}, "checker": "numeric"}
+LINE = {
+    "id": "q1", "task": "What is the mean price?", "files": ["data.csv"], "answer": {"mean": 1}, "checker": "numeric"
+}
 
 
 def write_manifest(folder: Path, lines: list) -> Path:
@@ -114,13 +116,16 @@ def staff(folder: Path) -> pd.DataFrame:
 def test_an_offline_eval_runs_grades_and_summarizes_every_task(tmp_path):
     frame = staff(tmp_path / "data")
     lines = [
-        {"id": "mean-salary", "task": "What is the mean salary? Answer as @mean_salary[value], rounded to two decimals.",
-         "files": ["data/staff.csv"], "answer": {"mean_salary": round(frame["salary"].mean(), 2)}, "checker": "numeric"},
+        {"id": "mean-salary",
+         "task": "What is the mean salary? Answer as @mean_salary[value], rounded to two decimals.",
+         "files": ["data/staff.csv"], "answer": {"mean_salary": round(frame["salary"].mean(), 2)},
+         "checker": "numeric"},
         {"id": "max-age", "task": "- What is the maximum age? @max_age[value]", "files": ["data"],
          "answer": {"max_age": int(frame["age"].max())}, "checker": "numeric"},
         {"id": "wrong-on-purpose", "task": "What is the minimum age? @min_age[value]", "files": ["data/staff.csv"],
          "answer": {"min_age": 99}, "checker": "numeric"},
-        {"id": "drivers", "task": "What drives salary?", "files": ["data/staff.csv"], "answer": None, "checker": "none"},
+        {"id": "drivers", "task": "What drives salary?", "files": ["data/staff.csv"], "answer": None,
+         "checker": "none"},
     ]
     path = tmp_path / "manifest.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))

@@ -28,11 +28,13 @@ def cli_run(tmp_path: Path, monkeypatch, mode: str, scripts: dict[str, list], *e
             ) -> tuple[int, str, dict, str]:
     """(exit code, last line, run.json, report.md) of `agentic-ds run` with `scripts` as the models."""
     models = {agent: ScriptedLlm(name=agent, script=list(steps)) for agent, steps in scripts.items()}
-    monkeypatch.setattr(runner_module, "execute_run", functools.partial(runner_module.execute_run, llm_overrides=models))
+    scripted = functools.partial(runner_module.execute_run, llm_overrides=models)
+    monkeypatch.setattr(runner_module, "execute_run", scripted)
     config = tmp_path / "one-attempt.yaml"
     config.write_text("loops:\n  simple_attempts: 1\n")
     result = CliRunner().invoke(main, [
-        "run", "--mode", mode, TASK, "--files", str(write_sales(tmp_path / "data")), "--workdir", str(tmp_path / "runs"),
+        "run", "--mode", mode, TASK, "--files", str(write_sales(tmp_path / "data")),
+        "--workdir", str(tmp_path / "runs"),
         "--model", "offline", "--config", str(config), "--quiet", *extra], catch_exceptions=False)
     run_dir = next((tmp_path / "runs").iterdir())
     record = json.loads((run_dir / "run.json").read_text())
@@ -66,9 +68,11 @@ CASES = {
                                         "which region has the highest mean price"),
     # The criteria checker says met, citing a file that is not there, or one that lacks the figure it quotes.
     "checker-cites-a-missing-file": ("orchestrated", lambda: orchestrated(
-        criteria_checker=[criteria(True, "outputs/summary.json: south 21.0")] * 2), "not verified: outputs/summary.json does not exist"),
+        criteria_checker=[criteria(True, "outputs/summary.json: south 21.0")] * 2),
+     "not verified: outputs/summary.json does not exist"),
     "checker-quotes-a-figure-the-file-lacks": ("orchestrated", lambda: orchestrated(
-        criteria_checker=[criteria(True, "outputs/means.csv: south 99.9")] * 2), "not verified: 99.9 is not in outputs/means.csv"),
+        criteria_checker=[criteria(True, "outputs/means.csv: south 99.9")] * 2),
+     "not verified: 99.9 is not in outputs/means.csv"),
     # Every model agrees with everything: no code ever runs.
     "simple-agrees-no-code": ("simple", lambda: simple([text("South, 21.0: I know this data.")],
                                                        [validated()]), "no code ran"),

@@ -43,18 +43,24 @@ async def answered(model, run):
     root, _, profile_text = run
     if root not in _CACHE:
         _, parsed = await plan_for(model, run)
-        summary, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), Tools(root))
+        summary, _ = await drive(
+            model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), Tools(root)
+        )
         _CACHE[root] = (parsed, summary)
     return _CACHE[root]
 
 
 async def plan_for(model, run, task=TASK):
     root, _, profile_text = run
-    context = dict(task=task, asks="", data_profile=profile_text, input_problems="", previous_plan="", review="", max_stages=6)
+    context = dict(
+        task=task, asks="", data_profile=profile_text, input_problems="", previous_plan="", review="", max_stages=6
+    )
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", render("plan_maker", context), tools, names=READ_ONLY)
     assert tools.calls[0] == ("read_file", {"path": "data_profile.json"})
-    parsed, _ = await drive(model, "plan_parser", render("plan_parser", dict(plan=plan, previous_error="")), None, names=())
+    parsed, _ = await drive(
+        model, "plan_parser", render("plan_parser", dict(plan=plan, previous_error="")), None, names=()
+    )
     return plan, ParsedPlan.model_validate_json(parsed)
 
 
@@ -63,8 +69,13 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
     plan, parsed = await plan_for(model, run)
     assert [s.title for s in parsed.stages] == ["Audit data quality", "Answer: median of revenue per region"]
     assert "`revenue`" in plan and "`region`" in plan
-    review, _ = await drive(model, "plan_reviewer", render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=plan)),
-                            Tools(root), names=READ_ONLY)
+    review, _ = await drive(
+        model,
+        "plan_reviewer",
+        render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=plan)),
+        Tools(root),
+        names=READ_ONLY,
+    )
     assert review.startswith("APPROVED")
     confirm = render("confirmation", dict(subject="A plan.", review=review))
     decision, _ = await drive(model, "plan_confirmation", confirm, None, names=())
@@ -76,11 +87,22 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
 
 async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model, run):
     root, _, profile_text = run
-    bad = "## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n- outputs/a.json has it\n"
-    review, _ = await drive(model, "plan_reviewer", render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=bad)),
-                            Tools(root), names=READ_ONLY)
+    bad = (
+        "## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n"
+        "- outputs/a.json has it\n"
+    )
+    review, _ = await drive(
+        model,
+        "plan_reviewer",
+        render("plan_reviewer", dict(task=TASK, data_profile=profile_text, plan=bad)),
+        Tools(root),
+        names=READ_ONLY,
+    )
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
-    context = dict(task=TASK, asks="", data_profile=profile_text, input_problems="", previous_plan=bad, review=review, max_stages=6)
+    context = dict(
+        task=TASK, asks="", data_profile=profile_text, input_problems="", previous_plan=bad, review=review,
+        max_stages=6
+    )
     revised, _ = await drive(model, "plan_maker", render("plan_maker", context), Tools(root), names=READ_ONLY)
     assert "## Response to review" in revised and "revnue" not in revised
 
@@ -106,9 +128,17 @@ async def test_coder_resumes_from_disk_after_compaction_hid_its_runs(model, run)
     root, _, profile_text = run
     parsed, summary = await answered(model, run)
     tools = Tools(root)
-    compacted = [user("Go."), user("Conversation Language: English\nTools used: run_python, read_file\n- ran the stage")]
-    again, _ = await drive(model, "coding_agent", coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()), tools,
-                           contents=compacted)
+    compacted = [
+        user("Go."),
+        user("Conversation Language: English\nTools used: run_python, read_file\n- ran the stage"),
+    ]
+    again, _ = await drive(
+        model,
+        "coding_agent",
+        coder_prompt(TASK, profile_text, parsed.stages[1].model_dump()),
+        tools,
+        contents=compacted,
+    )
     assert "run_python" not in [name for name, _ in tools.calls]
     assert again.splitlines()[2:-1] == summary.splitlines()[2:-1]     # the same result sentences, read from disk
 
@@ -159,7 +189,9 @@ async def test_code_reviewer_approves_real_outputs_and_rejects_errors_and_unsupp
     stage = parsed.stages[1].model_dump()
 
     async def review(execution, coder_summary):
-        prompt = render("code_reviewer", dict(task=TASK, stage=stage, execution=execution, summary=coder_summary, files=""))
+        prompt = render(
+            "code_reviewer", dict(task=TASK, stage=stage, execution=execution, summary=coder_summary, files="")
+        )
         text, _ = await drive(model, "code_reviewer", prompt, Tools(root), names=READ_ONLY)
         return text
 
@@ -169,7 +201,9 @@ async def test_code_reviewer_approves_real_outputs_and_rejects_errors_and_unsupp
     invented = await review("status: ok", summary + "\n- The median of revenue is 999999.")
     assert invented.startswith("CHANGES REQUESTED") and "999999" in invented
     missing_stage = {**stage, "expected_outputs": ["outputs/77-never.json"]}
-    prompt = render("code_reviewer", dict(task=TASK, stage=missing_stage, execution="status: ok", summary=summary, files=""))
+    prompt = render(
+        "code_reviewer", dict(task=TASK, stage=missing_stage, execution="status: ok", summary=summary, files="")
+    )
     text, _ = await drive(model, "code_reviewer", prompt, Tools(root), names=READ_ONLY)
     assert text.startswith("CHANGES REQUESTED") and "outputs/77-never.json" in text
 
@@ -178,7 +212,9 @@ async def test_criteria_checker_judges_by_the_files(model, run):
     root, _, profile_text = run
     parsed, _ = await answered(model, run)
     criteria = f"- [c1] {parsed.success_criteria[1]} (met: no)\n- [c2] outputs/88-nothing.json lists outliers (met: no)"
-    prompt = render("criteria_checker", dict(task=TASK, criteria=criteria, stage_results="", files="- outputs/02-answer.json"))
+    prompt = render(
+        "criteria_checker", dict(task=TASK, criteria=criteria, stage_results="", files="- outputs/02-answer.json")
+    )
     answer, _ = await drive(model, "criteria_checker", prompt, Tools(root), names=READ_ONLY)
     update = CriteriaUpdate.model_validate_json(answer)
     by_id = {c.id: c for c in update.criteria}
@@ -208,8 +244,20 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
     root, frame, profile_text = run
     _, coder_text = await answered(model, run)
     files = "- outputs/02-answer.json (1 bytes)"
-    report_prompt = render("summary_agent", dict(task=TASK, mode="orchestrated", run_status="completed - all criteria met",
-                                                   status="completed", answer="", plan="", stage_results="", criteria="", files=files))
+    report_prompt = render(
+        "summary_agent",
+        dict(
+            task=TASK,
+            mode="orchestrated",
+            run_status="completed - all criteria met",
+            status="completed",
+            answer="",
+            plan="",
+            stage_results="",
+            criteria="",
+            files=files,
+        ),
+    )
     report, _ = await drive(model, "summary_agent", report_prompt, Tools(root), names=READ_ONLY)
     answer = report.split("## Key findings")[0]
     assert answer.startswith("## Answer") and f"{frame['revenue'].median():,.1f}" in answer
@@ -217,26 +265,33 @@ async def test_summary_and_validator_use_only_numbers_from_result_files(model, r
     for number in re.findall(r"\d[\d,]*\.?\d*", answer):
         assert number in outputs or number in "02", number
     assert "**Run status:** `completed`" in report
-    prompt = render("answer_validator", dict(task=TASK, asks="", execution="status: ok", summary=coder_text, files=files,
+    prompt = render("answer_validator", dict(task=TASK, asks="", execution="status: ok", summary=coder_text,
+                                             files=files,
                                                  stage_results="", criteria=""))
     validated, _ = await drive(model, "answer_validator", prompt, Tools(root), names=READ_ONLY)
     final = ValidatedAnswer.model_validate_json(validated)
     assert final.valid and final.output_type == "table" and f"{frame['revenue'].median():,.1f}" in final.answer
-    failed = render("answer_validator", dict(task=TASK, asks="", execution="status: error\nerror: boom", summary="", files="",
+    failed = render("answer_validator", dict(task=TASK, asks="", execution="status: error\nerror: boom", summary="",
+                                             files="",
                                               stage_results="", criteria=""))
     verdict, _ = await drive(model, "answer_validator", failed, Tools(root), names=READ_ONLY)
     assert ValidatedAnswer.model_validate_json(verdict).valid is False
 
 
 async def test_unknown_agent_gets_an_extractive_summary(model):
-    prompt = "Summarize:\nuser: mean price?\ncoding_agent called run_python; wrote outputs/02-answer.json; mean 20.16\nerror: none"
+    prompt = (
+        "Summarize:\nuser: mean price?\ncoding_agent called run_python; wrote outputs/02-answer.json; mean 20.16\n"
+        "error: none"
+    )
     text, _ = await drive(model, "", "", None, names=(), contents=[user(prompt)])
     assert "outputs/02-answer.json" in text and "20.16" in text and "run_python" in text
 
 
 async def test_same_request_same_response_with_usage(model, run):
     _, _, profile_text = run
-    instruction = render("plan_parser", dict(plan="## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", previous_error=""))
+    instruction = render(
+        "plan_parser", dict(plan="## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", previous_error="")
+    )
     req = request("plan_parser", instruction, [user("go")], tools=())
     first = [r async for r in model.generate_content_async(req)][0]
     second = [r async for r in OfflineLlm().generate_content_async(req)][0]
@@ -254,9 +309,19 @@ def test_sections_ignore_markdown_inside_values():
 
 
 def test_function_responses_pair_with_their_calls():
-    call = types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(id="a1", name="read_file", args={"path": "x"}))])
-    reply = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(id="a1", name="read_file", response={"content": "{}"}))])
+    call = types.Content(
+        role="model",
+        parts=[types.Part(function_call=types.FunctionCall(id="a1", name="read_file", args={"path": "x"}))],
+    )
+    reply = types.Content(
+        role="user",
+        parts=[
+            types.Part(function_response=types.FunctionResponse(id="a1", name="read_file", response={"content": "{}"}))
+        ],
+    )
     parsed = parse_request(request("coding_agent", "## Task\nt", [user("go"), call, reply]))
-    assert [(e.name, e.args, e.response, e.current_turn) for e in parsed.exchanges] == [("read_file", {"path": "x"}, {"content": "{}"}, True)]
+    assert [(e.name, e.args, e.response, e.current_turn) for e in parsed.exchanges] == [
+        ("read_file", {"path": "x"}, {"content": "{}"}, True)
+    ]
     later = parse_request(request("coding_agent", "## Task\nt", [user("go"), call, reply, user("For context: next")]))
     assert later.turn == []

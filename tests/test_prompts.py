@@ -6,17 +6,41 @@ from agentic_ds.workflow.prompting import PromptError, render, template_names
 
 STAGE = {"id": "s1", "title": "T", "description": "D", "expected_outputs": ["outputs/x.csv"]}
 CONTEXTS = {
-    "plan_maker": dict(task="t", asks="- [a1] t", data_profile="p", input_problems="", previous_plan="", review="", max_stages=5),
+    "plan_maker": dict(
+        task="t", asks="- [a1] t", data_profile="p", input_problems="", previous_plan="", review="", max_stages=5
+    ),
     "plan_reviewer": dict(task="t", data_profile="p", plan="plan"),
     "confirmation": dict(subject="s", review="r"),
     "plan_parser": dict(plan="plan", previous_error=""),
-    "coding_agent": dict(task="t", data_profile="p", stage_map="", finished_stages="", stage=STAGE, feedback="", last_error="", previous_code="", skills=""),
+    "coding_agent": dict(
+        task="t",
+        data_profile="p",
+        stage_map="",
+        finished_stages="",
+        stage=STAGE,
+        feedback="",
+        last_error="",
+        previous_code="",
+        skills="",
+    ),
     "code_reviewer": dict(task="t", stage=STAGE, execution="e", summary="s", files=""),
     "criteria_checker": dict(task="t", criteria="c", stage_results="", files=""),
     "stage_reflector": dict(task="t", stages="s", criteria="c", latest="", stages_left=2),
-    "summary_agent": dict(task="t", mode="orchestrated", run_status="completed - ok", answer="a", plan="", stage_results="", criteria="", files="", status="completed"),
+    "summary_agent": dict(
+        task="t",
+        mode="orchestrated",
+        run_status="completed - ok",
+        answer="a",
+        plan="",
+        stage_results="",
+        criteria="",
+        files="",
+        status="completed",
+    ),
     "simple_coder": dict(task="t", data_profile="p", earlier_attempts="", skills=""),
-    "answer_validator": dict(task="t", asks="- [a1] t", execution="e", summary="s", stage_results="", criteria="", files=""),
+    "answer_validator": dict(
+        task="t", asks="- [a1] t", execution="e", summary="s", stage_results="", criteria="", files=""
+    ),
     "simple_summary": dict(task="t", mode="simple", run_status="completed", answer="a", files="", status="completed"),
 }
 

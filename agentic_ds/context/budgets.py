@@ -81,7 +81,9 @@ class BudgetGuard(BasePlugin):
             self._status_written = True
 
     # -- ADK hooks ---------------------------------------------------------------------------------
-    async def before_model_callback(self, *, callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: CallbackContext, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         self.check_limits()   # usage booked outside agent calls (summaries, Claude Code) counts too
         agent = callback_context.agent_name
         if self.exhausted and agent not in self.allow_after_exhausted:
@@ -91,7 +93,9 @@ class BudgetGuard(BasePlugin):
             return LlmResponse(content=types.Content(role="model", parts=[types.Part(text=text)]))
         return None
 
-    async def after_model_callback(self, *, callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
+    async def after_model_callback(
+        self, *, callback_context: CallbackContext, llm_response: LlmResponse
+    ) -> LlmResponse | None:
         if llm_response.partial:
             return None
         self.check_limits()

@@ -63,7 +63,7 @@ def _ordered(manifest, results: dict[str, TaskResult]) -> list[TaskResult]:  # t
 def _check_run_flags(options: EvalOptions, workdir: str | None) -> Path:
     """What `run` checks before it creates anything (config, models, credentials, sandbox), once for every task;
     the workdir the eval goes in."""
-    from agentic_ds.cli.run import RunOptions, _check_bundled, _check_sandbox, settings_overrides
+    from agentic_ds.cli.run import RunOptions, check_bundled, check_sandbox, settings_overrides
     from agentic_ds.config.models import parse_model_flags, resolve_models
     from agentic_ds.config.settings import load_settings
 
@@ -73,8 +73,8 @@ def _check_run_flags(options: EvalOptions, workdir: str | None) -> Path:
     settings = load_settings(Path(options.config) if options.config else None,
                              settings_overrides(flags, parse_model_flags(options.models)))
     models = resolve_models(settings)
-    _check_sandbox(settings.sandbox.mode, models.choices["coder"])
-    _check_bundled()
+    check_sandbox(settings.sandbox.mode, models.choices["coder"])
+    check_bundled()
     return Path(settings.workdir)
 
 

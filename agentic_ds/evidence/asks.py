@@ -123,12 +123,12 @@ def extract_asks(task: str) -> list[Ask]:
         found.append(("question", task.strip(), tuple((w,) for w in content(task)[:4]), "", ()))
     asks: list[Ask] = []
     seen: set[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]]] = set()
-    for kind, text, terms, slot, years in found:
-        key = (kind, tuple(tuple(sorted(set(content(" ".join(g))))) for g in terms), years)
+    for kind, text, ask_terms, slot, years in found:
+        key = (kind, tuple(tuple(sorted(set(content(" ".join(g))))) for g in ask_terms), years)
         if key in seen or len(asks) >= MAX_ASKS:
             continue
         seen.add(key)
-        asks.append(Ask(f"a{len(asks) + 1}", kind, _clip(text), terms, slot, years))
+        asks.append(Ask(f"a{len(asks) + 1}", kind, _clip(text), ask_terms, slot, years))
     return asks
 
 

@@ -206,7 +206,8 @@ def _write_stage_files(stage_dir: Path, stage: StageRecord, decision: dict[str, 
     root = stage_dir.parent.parent
     figures = sorted(
         e.rel for e in walk(root / "figures", root=root)
-        if e.suspicious is None and e.rel.count("/") == 1 and e.rel.startswith(f"figures/{number}-") and e.rel.endswith(".png")
+        if e.suspicious is None and e.rel.count("/") == 1
+        and e.rel.startswith(f"figures/{number}-") and e.rel.endswith(".png")
     )
     result = StageResult(
         **stage.model_dump(include={"id", "title", "status", "attempts", "summary", "review"}),

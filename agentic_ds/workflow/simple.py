@@ -21,7 +21,10 @@ from agentic_ds.workflow.services import RunServices
 def _earlier(state: Mapping[str, Any]) -> str:
     parts = []
     for item in state.get(S.EARLIER_ATTEMPTS) or []:
-        parts.append(f"### Attempt {item['attempt']}\nerror: {item.get('error') or 'none'}\nverdict: {item.get('verdict') or '-'}")
+        parts.append(
+            f"### Attempt {item['attempt']}\nerror: {item.get('error') or 'none'}\n"
+            f"verdict: {item.get('verdict') or '-'}"
+        )
     return "\n\n".join(parts)
 
 
