@@ -264,12 +264,12 @@ class SandboxKernel:
         with contextlib.suppress(Exception):
             if await self.km.is_alive():
                 await self.km.shutdown_kernel(now=True)
-        self.watchdog.quota_guard.close()
         self.sweep()
         root = self.root_pid
         if root is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(root, signal.SIGKILL)
+        self.watchdog.quota_guard.close()   # after the kill: waiting for the watcher to end must not delay it
         self.process_limits.close()
         with contextlib.suppress(Exception):
             await self.km.cleanup_resources()
