@@ -39,7 +39,7 @@ from google.adk.models import LlmRequest, LlmResponse  # noqa: E402
 from agentic_ds.context.tokens import count_tokens  # noqa: E402
 from agentic_ds.testing.scripted import call, request_text, text, usage  # noqa: E402
 from bench.record import record_section  # noqa: E402
-from bench.scripted_runs import long_run_scripts, write_data  # noqa: E402
+from bench.scripted_runs import Finding, long_run_scripts, write_data  # noqa: E402
 
 STAGES = 12
 FACT_STAGES = 3
@@ -125,8 +125,17 @@ def coder_summary(stage: int, cells: int) -> Callable[[LlmRequest], LlmResponse]
     return step
 
 
+# The run's result, cited by the checker and the validator: the first planted fact's file, written by a stage-1 cell.
+# Quoted as `path: measure value`, not as the fact line, so the answer does not count as a retained fact.
+FINDING = Finding(
+    FACTS[0].path,
+    f"{FACTS[0].measure} {FACTS[0].value}",
+    f"Key result of the steps: {FACTS[0].path} gives {FACTS[0].measure} {FACTS[0].value}.",
+)
+
+
 def scripts(cells: int, rows: int) -> dict[str, list]:
-    base = long_run_scripts(STAGES, 0)
+    base = long_run_scripts(STAGES, 0, finding=FINDING)
     coder: list = []
     for stage in range(STAGES):
         facts = facts_of_stage(stage)
