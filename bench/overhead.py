@@ -2,7 +2,9 @@
 
 Scenario: a scripted orchestrated run (zero-latency models) of K stages whose coder makes T `list_files` calls
 per turn, persisted to `session.db` and `events.jsonl` as in a real run, with every guard on (budget, loops,
-compaction with `budget_tokens` low enough that the coder's turn really compacts).
+compaction with `budget_tokens` low enough that the coder's turn really compacts). The last stage's last call is
+`write_file` of the result the checker and the validator cite (bench/scripted_runs.py); no code runs, so the
+run ends `incomplete`, as the evidence says.
 
 Method: every scripted step records `time.perf_counter()` when its model is called. Inside one coder turn,
 the time between two consecutive model calls is everything the framework does for one call: ADK turning the
