@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from google.adk.models import LlmRequest, LlmResponse  # noqa: E402
 
+from agentic_ds.context.per_call import is_per_call  # noqa: E402
 from agentic_ds.context.tokens import count_tokens  # noqa: E402
 from agentic_ds.testing.scripted import call, request_text, text, usage  # noqa: E402
 from bench.record import record_section  # noqa: E402
@@ -108,9 +109,11 @@ def honest(step: LlmResponse | Callable[[LlmRequest], LlmResponse]) -> Callable[
 
 
 def contents_text(request: LlmRequest) -> str:
-    """The request's history only (the coder's own turn), not its system instruction."""
+    """The request's history only (the coder's own turn): not its system instruction, nor the per-call block at the
+    head of its contents (earlier stages' results, which already carry the facts those stages reported)."""
     history = request.model_copy()
     history.config = None
+    history.contents = [c for c in request.contents or [] if not is_per_call(c)]
     return request_text(history)
 
 
