@@ -36,7 +36,7 @@ from agentic_ds.context.tokens import count_tokens  # noqa: E402
 from agentic_ds.testing.scripted import as_json, call, text  # noqa: E402
 from bench.context import honest  # noqa: E402
 from bench.record import record_section  # noqa: E402
-from bench.scripted_runs import long_run_scripts, write_data  # noqa: E402
+from bench.scripted_runs import Finding, group_means, long_run_scripts, write_data  # noqa: E402
 
 STAGES = 6
 CELLS = 3
@@ -45,19 +45,35 @@ BAR = 0.6
 TASK = "Which group has the higher mean value, and how does the value change over the days?"
 
 
-def cell(stage: int, index: int) -> str:
-    return (
+MEANS = group_means()
+# The run's result: the last cell of the last stage writes the group means, which the checker and the validator cite.
+FINDING = Finding(
+    "outputs/group_means.json",
+    f"a {MEANS['a']}, b {MEANS['b']}",
+    f"Group {max(MEANS, key=MEANS.get)} has the higher mean value: {MEANS['a']} in group a, {MEANS['b']} in group b.",
+)
+
+
+def cell(stage: int, index: int, writes_result: bool = False) -> str:
+    code = (
         "import pandas as pd\n"
         "df = pd.read_csv('inputs/metrics.csv')\n"
         f"print('stage {stage} cell {index}')\n"
         f"print(df.groupby('group')['value'].describe().round(2).to_string())\n"
         f"print(df[df['day'] % {index + 2} == 0]['value'].mean())\n"
     )
+    if writes_result:
+        code += (
+            "import os\n"
+            "os.makedirs('outputs', exist_ok=True)\n"
+            f"df.groupby('group')['value'].mean().round(2).to_json({FINDING.path!r})\n"
+        )
+    return code
 
 
 def scripts() -> dict[str, list]:
     """The long-run scripts of `bench.scripted_runs`, with a plan review round, cells and one retried stage."""
-    base = long_run_scripts(STAGES, 0)
+    base = long_run_scripts(STAGES, 0, finding=FINDING)
     plan = base["plan_maker"][0]
     base["plan_maker"] = [plan, plan]
     base["plan_reviewer"] = [text("CHANGES REQUESTED\n1. Name the columns each stage uses."), text("APPROVED")]
@@ -70,8 +86,9 @@ def scripts() -> dict[str, list]:
     confirmations: list = []
     for stage in range(1, STAGES + 1):
         for attempt in range(2 if stage == RETRIED_STAGE else 1):
-            coder += [call("run_python", code=cell(stage, i + attempt * CELLS)) for i in range(CELLS)]
-            coder.append(text(f"Stage {stage} done: group b mean 51.2, files in outputs/."))
+            last = stage == STAGES
+            coder += [call("run_python", code=cell(stage, i + attempt * CELLS, last and i == CELLS - 1)) for i in range(CELLS)]
+            coder.append(text(f"Stage {stage} done: group b mean {MEANS['b']}, files in outputs/."))
             if attempt == 0 and stage == RETRIED_STAGE:
                 reviews.append(text("CHANGES REQUESTED\n1. Write the table to outputs/stage3.csv."))
                 confirmations.append(as_json({"exit": False, "reason": "file missing"}))

@@ -36,10 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from google.adk.models import LlmRequest, LlmResponse  # noqa: E402
 
+from agentic_ds.context.per_call import is_per_call  # noqa: E402
 from agentic_ds.context.tokens import count_tokens  # noqa: E402
 from agentic_ds.testing.scripted import call, request_text, text, usage  # noqa: E402
 from bench.record import record_section  # noqa: E402
-from bench.scripted_runs import long_run_scripts, write_data  # noqa: E402
+from bench.scripted_runs import Finding, long_run_scripts, write_data  # noqa: E402
 
 STAGES = 12
 FACT_STAGES = 3
@@ -108,9 +109,11 @@ def honest(step: LlmResponse | Callable[[LlmRequest], LlmResponse]) -> Callable[
 
 
 def contents_text(request: LlmRequest) -> str:
-    """The request's history only (the coder's own turn), not its system instruction."""
+    """The request's history only (the coder's own turn): not its system instruction, nor the per-call block at the
+    head of its contents (earlier stages' results, which already carry the facts those stages reported)."""
     history = request.model_copy()
     history.config = None
+    history.contents = [c for c in request.contents or [] if not is_per_call(c)]
     return request_text(history)
 
 
@@ -125,8 +128,17 @@ def coder_summary(stage: int, cells: int) -> Callable[[LlmRequest], LlmResponse]
     return step
 
 
+# The run's result, cited by the checker and the validator: the first planted fact's file, written by a stage-1 cell.
+# Quoted as `path: measure value`, not as the fact line, so the answer does not count as a retained fact.
+FINDING = Finding(
+    FACTS[0].path,
+    f"{FACTS[0].measure} {FACTS[0].value}",
+    f"Key result of the steps: {FACTS[0].path} gives {FACTS[0].measure} {FACTS[0].value}.",
+)
+
+
 def scripts(cells: int, rows: int) -> dict[str, list]:
-    base = long_run_scripts(STAGES, 0)
+    base = long_run_scripts(STAGES, 0, finding=FINDING)
     coder: list = []
     for stage in range(STAGES):
         facts = facts_of_stage(stage)
