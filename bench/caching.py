@@ -87,7 +87,10 @@ def scripts() -> dict[str, list]:
     for stage in range(1, STAGES + 1):
         for attempt in range(2 if stage == RETRIED_STAGE else 1):
             last = stage == STAGES
-            coder += [call("run_python", code=cell(stage, i + attempt * CELLS, last and i == CELLS - 1)) for i in range(CELLS)]
+            coder += [
+                call("run_python", code=cell(stage, i + attempt * CELLS, last and i == CELLS - 1))
+                for i in range(CELLS)
+            ]
             coder.append(text(f"Stage {stage} done: group b mean {MEANS['b']}, files in outputs/."))
             if attempt == 0 and stage == RETRIED_STAGE:
                 reviews.append(text("CHANGES REQUESTED\n1. Write the table to outputs/stage3.csv."))

@@ -94,7 +94,9 @@ class CallClock:
         self.calls: list[tuple[int, str, float]] = []
         self.tool_runs: list[tuple[float, float]] = []   # (started, seconds) of every timed tool call
 
-    def timed(self, agent: str, step: LlmResponse | Callable[[LlmRequest], LlmResponse]) -> Callable[[LlmRequest], LlmResponse]:
+    def timed(
+        self, agent: str, step: LlmResponse | Callable[[LlmRequest], LlmResponse]
+    ) -> Callable[[LlmRequest], LlmResponse]:
         def run(request: LlmRequest) -> LlmResponse:
             self.calls.append((len(self.calls), agent, time.perf_counter()))
             return step(request) if callable(step) else step

@@ -107,7 +107,8 @@ def long_run_scripts(
         finding, content = data_summary_finding()
     plan = {
         "stages": [
-            {"id": f"s{i + 1}", "title": f"Step {i + 1}", "description": f"Look at the data, part {i + 1}.", "expected_outputs": []}
+            {"id": f"s{i + 1}", "title": f"Step {i + 1}", "description": f"Look at the data, part {i + 1}.",
+             "expected_outputs": []}
             for i in range(stages)
         ],
         "success_criteria": ["every step looked at the data"],
