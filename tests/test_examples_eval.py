@@ -121,3 +121,17 @@ async def test_the_offline_model_answers_eval_questions_in_simple_mode(tmp_path,
     result = json.loads((Path(run) / "outputs" / "02-answer.json").read_text())
     # The final answer is the result's answer, then the sentence answering any other ask (a period, say).
     assert result["template"] == "compute_answers" and answer.startswith(result["answer_text"])
+
+
+@pytest.mark.slow
+async def test_a_count_of_another_files_rows_by_a_joined_name_is_answered_in_the_questions_words(tmp_path):
+    # Orders per product_name needs orders.csv joined to products.csv; the answer must speak of "orders" (not
+    # "rows") to answer the ask, and the caveats must come from the whole profile, not its first page.
+    item = question("shop-join-most-orders")
+    status, answer, run = await run_question(item, EVAL, tmp_path, "simple")
+    assert status == "completed", answer
+    assert grade(item, answer) and "highest number of orders" in answer, answer
+    record = json.loads((Path(run) / "run.json").read_text())
+    assert record["final_answer"]["asks"][0]["answered"] is True
+    report = (Path(run) / "report.md").read_text()
+    assert "could not be answered" not in report and "joined on `product_id`" in report

@@ -88,6 +88,19 @@ def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] 
     return {p: read_json_file(req, p)[1] for p in paths}
 
 
+def results_and_profile_or_fetch(req: ParsedRequest, paths: list[str]) -> tuple[dict[str, Any], DataProfile] | Reply:
+    """The documents at `paths` and the whole data profile, or the reads that fetch them: the results and the
+    profile's first page at once, then the profile's next pages (a cut profile would name the wrong files)."""
+    documents = json_files_or_fetch(req, [*paths, PROFILE_FILE])
+    if isinstance(documents, Reply):
+        return documents
+    documents.pop(PROFILE_FILE, None)
+    profile = profile_or_fetch(req)
+    if isinstance(profile, Reply):
+        return profile
+    return documents, profile
+
+
 _RESULT_PATH = re.compile(r"outputs/[\w./\-]{1,200}")
 
 

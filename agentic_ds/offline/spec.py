@@ -25,7 +25,7 @@ from agentic_ds.offline.filters import (
     years,
 )
 from agentic_ds.offline.intent import question_focus
-from agentic_ds.offline.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
+from agentic_ds.offline.mentions import ColumnIndex, Token, find_mentions, sentence_ids, tokenize
 from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.slots import asks_from_slots, bind_slots
 from agentic_ds.offline.sources import Join, choose_sources, file_nouns
@@ -181,7 +181,10 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     spec.filters += boolean_flags(tokens, mentions, columns, taken, used)
     _name_asks(spec.asks)
-    _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=_counted_noun(tokens, nouns))
+    counted = _counted_noun(tokens, nouns)
+    if counted is not None:
+        _name_counted_rows(spec.asks, counted.low)
+    _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=counted.word if counted else "")
     return spec
 
 
@@ -196,14 +199,22 @@ def _name_asks(asks: list[Ask]) -> None:
         ask.name = name
 
 
-def _counted_noun(tokens: list, nouns: frozenset[str]) -> str:
-    """The file noun a row count is about ("how many customers" -> customer)."""
-    for i in range(len(tokens) - 2):
-        if (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")) and tokens[i + 2].word in nouns:
-            return tokens[i + 2].word
+def _counted_noun(tokens: list, nouns: frozenset[str]) -> Token | None:
+    """The token of the file noun a row count is about ("how many customers" -> customers)."""
+    for i in range(len(tokens) - 1):
+        if i + 2 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")) \
+                and tokens[i + 2].word in nouns:
+            return tokens[i + 2]
         if tokens[i].low in ("most", "fewest") and tokens[i + 1].word in nouns:
-            return tokens[i + 1].word
-    return ""
+            return tokens[i + 1]
+    return None
+
+
+def _name_counted_rows(asks: list[Ask], noun: str) -> None:
+    """A row count the question words as "orders" says "number of orders", so its answer speaks of the ask."""
+    for ask in asks:
+        if ask.stat == "count" and not ask.column and noun.isalpha():
+            ask.params.setdefault("rows", noun)
 
 
 def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str) -> None:

@@ -13,7 +13,7 @@ from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.planner import direct_spec
 from agentic_ds.offline.question import bind_question, data_for_task
-from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
+from agentic_ds.offline.reply import Reply, result_paths, results_and_profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import RunStatus
@@ -25,12 +25,12 @@ _BACKGROUND = ("audit", "describe", "overview")
 def summary_turn(req: ParsedRequest) -> Reply:
     files = result_paths(req.section("Files")) + result_paths(req.section("Stage results"))
     paths = sorted(set(files))
-    documents = json_files_or_fetch(req, [*paths, PROFILE_FILE])
-    if isinstance(documents, Reply):
-        return documents
-    documents.pop(PROFILE_FILE, None)
+    fetched = results_and_profile_or_fetch(req, paths)
+    if isinstance(fetched, Reply):
+        return fetched
+    documents, profile = fetched
     results = {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
-    caveats = _interpretation_caveats(req.task, load_profile(req))
+    caveats = _interpretation_caveats(req.task, profile)
     if "simple" in req.section("Mode").lower():
         return Reply.say(_simple_report(req, results, caveats))
     return Reply.say(_full_report(req, results, caveats))

@@ -11,7 +11,7 @@ from typing import Any
 
 from agentic_ds.offline.ask_answers import ask_entries, with_asks
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.reply import PROFILE_FILE, Reply, json_files_or_fetch, load_profile, result_paths
+from agentic_ds.offline.reply import Reply, result_paths, results_and_profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
 from agentic_ds.offline.summarizer import analysis_paths, answers_directly, headline, question_caveats
 
@@ -19,13 +19,13 @@ from agentic_ds.offline.summarizer import analysis_paths, answers_directly, head
 def validator_turn(req: ParsedRequest) -> Reply:
     summary = req.section("Coder summary")
     paths = result_paths(summary) or result_paths(req.section("Files"))
-    documents = json_files_or_fetch(req, [*paths, PROFILE_FILE])
-    if isinstance(documents, Reply):
-        return documents
-    documents.pop(PROFILE_FILE, None)
+    fetched = results_and_profile_or_fetch(req, paths)
+    if isinstance(fetched, Reply):
+        return fetched
+    documents, profile = fetched
     results = {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
     intent = parse_intent(req.task)
-    caveats = question_caveats(req.task, load_profile(req))
+    caveats = question_caveats(req.task, profile)
     execution_ok = bool(re.search(r"status:\s*ok\b", req.section("Execution"), re.I))
     if not results or not execution_ok:
         reason = "the execution failed" if not execution_ok else "no result file with a summary was written"
