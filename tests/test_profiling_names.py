@@ -76,3 +76,17 @@ def test_excel_header_names_are_read_excel_names(tmp_path: Path) -> None:
     assert expected == ["city", "Unnamed: 1", "amount", "amount.1", " spaced ", "2024"]
     assert [column.name for column in profile.columns] == expected
     assert profile.column("amount.1").max == 400
+
+
+def test_rows_longer_than_the_header_add_no_columns_the_code_would_not_see(tmp_path: Path) -> None:
+    # DuckDB pads the header with `column3`, `column4`; pandas keeps the header's columns (the skill templates
+    # drop the extra fields), so a column named in the profile must be one the code can use.
+    path = tmp_path / "long_rows.csv"
+    path.write_text("a,b,c\n1,2,3\n4,5,6,7,8\n9,10,11\n12,13,14,15\n")
+
+    profile = profile_file(path)
+
+    pandas_columns = list(pd.read_csv(path, engine="python", on_bad_lines="skip").columns)
+    assert [column.name for column in profile.columns] == pandas_columns == ["a", "b", "c"]
+    assert all(set(row) == {"a", "b", "c"} for row in profile.sample)
+    assert profile.rows == 4 and any("2 row(s) had more fields than the header's 3" in n for n in profile.notes)

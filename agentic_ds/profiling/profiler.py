@@ -182,6 +182,8 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
         return
     fields = csv_header(source.path, shape.delimiter, shape.quote, shape.skip_rows)
     ours = [column.name for column in profile.columns] + profile.columns_not_profiled
+    if fields is not None and len(fields) < len(ours):
+        ours = _drop_fields_past_header(profile, ours, len(fields))
     if fields is None or len(fields) != len(ours):
         return
     theirs = pandas_names(fields)
@@ -190,6 +192,26 @@ def _use_pandas_names(profile: FileProfile, source: TableSource, shape: CsvShape
         column.name = renamed[column.name]
     profile.columns_not_profiled = theirs[len(profile.columns) :]
     profile.sample = [{renamed.get(key, key): value for key, value in row.items()} for row in profile.sample]
+
+
+def _drop_fields_past_header(profile: FileProfile, ours: list[str], width: int) -> list[str]:
+    """Rows with more fields than the header: DuckDB pads the header with `columnN`; the templates' loader (and
+    pandas with `on_bad_lines`) drops the extra fields, so the profile drops those columns too and says so."""
+    extra = ours[width:]
+    if not all(name == f"column{index}" for index, name in enumerate(extra, start=width)):
+        return ours
+    gone = set(extra)
+    longest = max(((profile.rows or 0) - c.nulls for c in profile.columns if c.name in gone), default=0)
+    profile.columns = [c for c in profile.columns if c.name not in gone]
+    profile.columns_not_profiled = [n for n in profile.columns_not_profiled if n not in gone]
+    profile.sample = [{k: v for k, v in row.items() if k not in gone} for row in profile.sample]
+    profile.duplicate_rows = None   # counted over the dropped fields too
+    rows = f"{longest:,} row(s)" if longest else "some rows"
+    profile.notes.append(
+        f"{rows} had more fields than the header's {width}; the extra fields are not columns (pandas.read_csv "
+        "fails on such rows unless given on_bad_lines; the skill templates drop the extra fields)"
+    )
+    return ours[:width]
 
 
 def _profile_table(
