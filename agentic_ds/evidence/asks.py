@@ -270,12 +270,19 @@ def _list_after(sentence: str, start: int, joiners: str = r"\s*(?:,|\band\b|\bor
     kept: list[str] = []
     for token, _ in _tokens_after(sentence, start, 3 * MAX_PHRASE_WORDS):
         low = token.lower()
-        if low in _ENDS or re.fullmatch(_YEAR, low):
+        if low in _ENDS or re.fullmatch(_YEAR, low) or _starts_clause(low, kept):
             break
         kept.append(token)
     text = " ".join(kept).replace(" ,", ",")
     items = [_strip(part) for part in re.split(joiners, text, flags=re.I)]
     return list(dict.fromkeys(item for item in items if item))
+
+
+def _starts_clause(low: str, kept: list[str]) -> bool:
+    """A past participle after a plural noun starts a clause about it: "orders [placed in March]", "employees
+    [hired after 2020]"; the phrase is the noun."""
+    return len(low) > 4 and low.endswith("ed") and bool(kept) and kept[-1].lower().endswith("s") \
+        and not kept[-1].lower().endswith("ss")
 
 
 def _phrase_after(sentence: str, start: int, *, lists: bool = True) -> str:

@@ -1,9 +1,8 @@
-"""Which rows a question is about: comparisons, named values, years, and missing values to ignore.
+"""Which rows a question is about: comparisons, named values, and missing values to ignore (periods: `periods.py`).
 
     "employees with years_experience greater than 10"   -> years_experience > 10
     "humidity above 60 and temperature below 20"        -> humidity > 60, temperature < 20
     "in the Engineering department", "for sensor B only" -> department == Engineering, sensor == B
-    "customers who signed up in 2021"                   -> signup_year == 2021
     "ignoring rows with missing values"                 -> drop rows with any missing value
 
 Every finder walks the tokens once with bounded look-ahead, so reading is linear in the task's length. Each
@@ -34,7 +33,6 @@ _COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
 ), key=lambda item: -len(item[0])))
 _OR_MORE = {("or", "more"): ">=", ("or", "above"): ">=", ("or", "less"): "<=", ("or", "fewer"): "<=",
             ("or", "below"): "<="}
-_YEAR_WORDS = {"in": "==", "during": "==", "since": ">=", "after": ">", "before": "<", "until": "<="}
 _DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude excluding excluded remove removing "
                         "skip skipping omit omitting without discard discarding".split())
 _MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
@@ -49,7 +47,7 @@ _CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 @dataclass(frozen=True)
 class Filter:
     column: str
-    op: str                 # == != > >= < <= in
+    op: str                 # == != > >= < <= in, "period" ({"from", "to"}: ISO dates, half-open)
     value: Any
     start: int
     end: int
@@ -58,6 +56,10 @@ class Filter:
         return {"column": self.column, "op": self.op, "value": self.value}
 
     def text(self) -> str:
+        if self.op == "period":
+            low, high = self.value.get("from"), self.value.get("to")
+            return f"{self.column} " + " and ".join(
+                ([f">= {low}"] if low else []) + ([f"< {high}"] if high else []))
         shown = ", ".join(map(str, self.value)) if isinstance(self.value, list) else self.value
         return f"{self.column} {self.op} {shown}"
 
@@ -145,36 +147,6 @@ def _or_more(tokens: Sequence[Token], numeric: Sequence[Mention], taken: set[int
             found.append(Filter(column.column, _OR_MORE[key], number(tokens[i].text), min(i, column.start),
                                 max(i + 3, column.end)))
     return found
-
-
-def years(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
-          taken: set[int]) -> list[Filter]:
-    """"in 2021" on a numeric year column: the one named nearby, else the only one there is."""
-    year_columns = [c for c in columns.values() if c.kind == "numeric" and "year" in c.name.lower()
-                    and _in_range(c, 1900, 2100)]
-    names = {c.name for c in year_columns}
-    at = {m.start: m.column for m in mentions if m.column in names}
-    found = []
-    for i in range(1, len(tokens)):
-        token = tokens[i]
-        value = number(token.text) if token.is_number else None
-        if i in taken or value is None or not (1900 <= value <= 2100 and value == int(value)):
-            continue
-        op = _YEAR_WORDS.get(tokens[i - 1].low)
-        if op is None:
-            continue
-        near = [at[p] for p in range(i - 5, i + 6) if p in at]
-        column = near[0] if near else year_columns[0].name if len(year_columns) == 1 else ""
-        if column:
-            found.append(Filter(column, op, int(value), i - 1, i + 1))
-    return found
-
-
-def _in_range(column: ColumnProfile, low: float, high: float) -> bool:
-    try:
-        return low <= float(column.min) and float(column.max) <= high  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
 
 
 def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],

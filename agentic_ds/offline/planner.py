@@ -77,7 +77,15 @@ def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
         return spec
     if intent.kind == "statistic":
         data = data_for_task(profile, intent.task)
-        return spec if data is None or not bind_question(intent, data).answerable else None
+        if data is None:
+            return spec
+        question = bind_question(intent, data)
+        # The whole reading names columns by their words ("distinct customers" -> customer_id); the single-statistic
+        # reading matches the phrase loosely ("customers placed an order" -> order_id): when they differ, the
+        # whole reading is kept.
+        named = spec.asks[0].column
+        differs = bool(named) and (named != question.target or spec.data is not None and spec.data.path != data.path)
+        return spec if not question.answerable or differs else None
     return None
 
 

@@ -22,10 +22,10 @@ from agentic_ds.offline.filters import (
     named_values,
     outlier_removal,
     unseen_values,
-    years,
 )
 from agentic_ds.offline.intent import question_focus
 from agentic_ds.offline.mentions import ColumnIndex, Token, find_mentions, sentence_ids, tokenize
+from agentic_ds.offline.periods import periods
 from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.slots import asks_from_slots, bind_slots
 from agentic_ds.offline.sources import Join, choose_sources, file_nouns
@@ -159,7 +159,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     samples = [row for data in files for row in data.sample]
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
-    finders = (lambda: comparisons(tokens, mentions, kinds, taken), lambda: years(tokens, mentions, columns, taken),
+    finders = (lambda: comparisons(tokens, mentions, kinds, taken), lambda: periods(tokens, mentions, files, taken),
                lambda: named_values(tokens, mentions, columns, taken, samples),
                lambda: unseen_values(tokens, mentions, columns, taken, named_files))
     for finder in finders:
