@@ -268,9 +268,10 @@ def _list_after(sentence: str, start: int, joiners: str = r"\s*(?:,|\band\b|\bor
     """The noun phrases listed after `start` ("inflation and real GDP growth"), up to a word that starts a new
     clause or period."""
     kept: list[str] = []
-    for token, _ in _tokens_after(sentence, start, 3 * MAX_PHRASE_WORDS):
+    tokens = _tokens_after(sentence, start, 3 * MAX_PHRASE_WORDS)
+    for at, (token, _) in enumerate(tokens):
         low = token.lower()
-        if low in _ENDS or re.fullmatch(_YEAR, low) or _starts_clause(low, kept):
+        if low in _ENDS or re.fullmatch(_YEAR, low) or at + 1 < len(tokens) and _starts_clause(low, kept):
             break
         kept.append(token)
     text = " ".join(kept).replace(" ,", ",")
@@ -279,8 +280,9 @@ def _list_after(sentence: str, start: int, joiners: str = r"\s*(?:,|\band\b|\bor
 
 
 def _starts_clause(low: str, kept: list[str]) -> bool:
-    """A past participle after a plural noun starts a clause about it: "orders [placed in March]", "employees
-    [hired after 2020]"; the phrase is the noun."""
+    """A past participle after a plural noun, with words after it, starts a clause about the noun: "orders [placed
+    in March]", "employees [hired after 2020]"; the phrase is the noun. Last, it is the predicate ("students
+    passed"), kept."""
     return len(low) > 4 and low.endswith("ed") and bool(kept) and kept[-1].lower().endswith("s") \
         and not kept[-1].lower().endswith("ss")
 

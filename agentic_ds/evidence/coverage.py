@@ -6,9 +6,13 @@ criterion written here, so the run is checked against the question asked, not th
 
 from __future__ import annotations
 
+import re
+
 from agentic_ds.evidence.asks import Ask
 from agentic_ds.evidence.wording import Mentions
 from agentic_ds.schema import CriterionRecord
+
+_WORD_RUN = re.compile(r"\w+")        # maximal runs: linear, where `\w*_\w*` backtracks on long words
 
 
 def addresses(ask: Ask, text: str | Mentions, *, plan: bool = False) -> bool:
@@ -22,6 +26,11 @@ def addresses(ask: Ask, text: str | Mentions, *, plan: bool = False) -> bool:
         return f"@{ask.slot.lower()}" in mentions.raw or mentions.term(ask.terms[0])
     if ask.kind == "period":
         return all(year in mentions.raw for year in ask.years)
+    if ask.kind == "count" and not plan:
+        # "how many readings" is not answered by "reading_id has 480 distinct values": a count's noun must be
+        # said as a word, not inside a column's name.
+        bare = _WORD_RUN.sub(lambda m: " " if "_" in m.group(0) else m.group(0), mentions.text)
+        mentions = Mentions(bare, mentions.implied)
     if ask.kind == "question":
         # A question read as a whole has no known structure: an answer may name it in other words
         # ("annual_salary" for "earn"), so a third of its words will do.

@@ -80,6 +80,8 @@ def stem(word: str) -> str:
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
+    if len(word) >= 6 and word.endswith("ly"):
+        return word[:-2]                           # "remotely" is said "remote", "monthly" "month"
     return word
 
 
@@ -96,7 +98,11 @@ def content(text: str) -> list[str]:
 class Mentions:
     """A text's words and its normalised form, to ask whether phrases are mentioned in it."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, implied: Iterable[str] = ()) -> None:
+        # `implied`: stemmed words the context says for the text, such as the data's row nouns: an answer over
+        # students.csv needn't say "students" to speak of "the mean exam_score of female students".
+        self.text = text
+        self.implied = frozenset(implied)
         self.words = set(words(text))
         self.flat = " " + " ".join(words(text)) + " "
         self.raw = text.lower()
@@ -107,7 +113,7 @@ class Mentions:
         "total"); two of three, and two thirds of a longer phrase."""
         if phrase in ("%",):
             return "%" in self.raw
-        wanted = content(phrase) or words(phrase)
+        wanted = [w for w in content(phrase) if w not in self.implied] or content(phrase) or words(phrase)
         if not wanted:
             return False
         if len(wanted) == 1 or " " in phrase and f" {' '.join(words(phrase))} " in self.flat:

@@ -8,24 +8,28 @@ every answer is a sentence of a result file this run's code wrote.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from agentic_ds.evidence.asks import SLOT, Ask, task_asks
 from agentic_ds.evidence.coverage import addresses
-from agentic_ds.evidence.wording import sentences
+from agentic_ds.evidence.wording import Mentions, sentences, stem, words
 
 _LISTED = re.compile(r"^\s*-\s*\[(a\d+)\]", re.M)
 _FIGURE = re.compile(r"\d")
 
 
 def ask_entries(
-    task: str, asks_section: str, results: dict[str, dict[str, Any]], first: str | None
+    task: str, asks_section: str, results: dict[str, dict[str, Any]], first: str | None,
+    row_nouns: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """One `{id, answered, answer, files}` per ask listed in `asks_section`, from the sentences of `results`
-    (the result at path `first` read first)."""
+    (the result at path `first` read first). `row_nouns`: what the data's rows are ("student" for students.csv),
+    which a sentence about those rows need not say."""
     listed = set(_LISTED.findall(asks_section))
     order = ([first] if first in results else []) + [p for p in sorted(results) if p != first]
-    candidates = [(path, text) for path in order for text in _texts(results[path])]
+    implied = {stem(w) for noun in row_nouns for w in words(noun)}
+    candidates = [(path, Mentions(text, implied)) for path in order for text in _texts(results[path])]
     return [_entry(ask, candidates) for ask in task_asks(task) if ask.id in listed]
 
 
@@ -36,13 +40,14 @@ def _texts(document: dict[str, Any]) -> list[str]:
     return texts
 
 
-def _entry(ask: Ask, candidates: list[tuple[str, str]]) -> dict[str, Any]:
-    for path, text in candidates:
+def _entry(ask: Ask, candidates: list[tuple[str, Mentions]]) -> dict[str, Any]:
+    for path, mentions in candidates:
+        text = mentions.text
         if ask.slot:
             value = next((m.group(0) for m in SLOT.finditer(text) if m.group(1).lower() == ask.slot.lower()), None)
             if value:
                 return {"id": ask.id, "answered": True, "answer": value, "files": [path]}
-        elif addresses(ask, text) and (ask.kind == "period" or _FIGURE.search(text)):
+        elif addresses(ask, mentions) and (ask.kind == "period" or _FIGURE.search(text)):
             return {"id": ask.id, "answered": True, "answer": text, "files": [path]}
     return {"id": ask.id, "answered": False, "answer": "No result file of this run answers it.", "files": []}
 

@@ -51,6 +51,7 @@ class Filter:
     value: Any
     start: int
     end: int
+    guessed: bool = False   # no column was named: the only one whose values span the number
 
     def as_param(self) -> dict[str, Any]:
         return {"column": self.column, "op": self.op, "value": self.value}
@@ -65,8 +66,9 @@ class Filter:
 
 
 def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
-                taken: set[int]) -> list[Filter]:
-    """`<column> <comparator> <number>` (or `<comparator> <number> <column>`), and `between A and B`."""
+                taken: set[int], columns: Mapping[str, ColumnProfile] | None = None) -> list[Filter]:
+    """`<column> <comparator> <number>` (or `<comparator> <number> <column>`), and `between A and B`; with no
+    column named ("earn more than 80000"), the only numeric column whose values span the number."""
     numeric = [m for m in mentions if kinds.get(m.column) in NUMERIC_KINDS]
     ends = {m.end: m for m in numeric}
     starts = {m.start: m for m in numeric}
@@ -85,6 +87,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             i += 1
             continue
         column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
+        guessed = column is None and op != "between"
+        column = column or (_spanning(value, columns or {}, i) if guessed else None)
         if column is None:
             i += 1
             continue
@@ -97,7 +101,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             end = max(end, j + 3)
             found += [Filter(column.column, ">=", value, start, end), Filter(column.column, "<=", upper, start, end)]
         else:
-            found.append(Filter(column.column, op, value, start, end))
+            found.append(Filter(column.column, op, value, start, end, guessed))
         i = end
     return found + _or_more(tokens, numeric, taken)
 
@@ -108,6 +112,19 @@ def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
         return None
     ages = [name for name, kind in kinds.items() if kind in NUMERIC_KINDS and "age" in name.lower().split("_")]
     return Mention(at, at, ages[0], False) if len(ages) == 1 else None
+
+
+def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Mention | None:
+    """The one numeric column (not an id) whose range holds `value` inside it; None when none or several do."""
+    holding = []
+    for name, column in columns.items():
+        try:
+            low, high = float(column.min), float(column.max)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue
+        if column.kind in NUMERIC_KINDS and not _CODE_NAME.search(name) and low < value < high:
+            holding.append(name)
+    return Mention(at, at, holding[0], False) if len(holding) == 1 else None
 
 
 def _comparator(tokens: Sequence[Token], i: int) -> tuple[str | None, int]:

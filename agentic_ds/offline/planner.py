@@ -69,6 +69,8 @@ def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
     if has_open_signal(intent.task):
         return None
     spec = build_spec(intent.task, profile)
+    if spec.unread:
+        return None         # the question says more than its reading used: answered, it would be answered wrong
     if not spec.answerable:
         return None
     if intent.kind in ("top_values", "comparison", "trend"):
@@ -87,6 +89,18 @@ def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
         differs = bool(named) and (named != question.target or spec.data is not None and spec.data.path != data.path)
         return spec if not question.answerable or differs else None
     return None
+
+
+def bind_direct(intent: Intent, data: FileProfile, profile: DataProfile) -> Question:
+    """`bind_question`, which reads one statistic of one column; a number the whole reading could not use ("aged
+    between 30 and 40", "the 10 oldest") makes it a problem, not a statistic of every row."""
+    question = bind_question(intent, data)
+    if question.answerable and intent.kind == "statistic":
+        unread = build_spec(intent.task, profile).unread
+        if unread:
+            question.problem = (f"the question's {', '.join(unread[:5])} could not be tied to a column, a period or a "
+                                "rule, so no statistic of all rows is given as its answer")
+    return question
 
 
 def make_plan(
@@ -111,7 +125,7 @@ def make_plan(
         builder.add_spec(spec)
         return Plan(builder.steps, notes=spec.caveats)
     if intent.is_direct:
-        question = bind_question(intent, data)
+        question = bind_direct(intent, data, profile)
         if question.answerable:
             builder.add_question(question)
             return Plan(builder.steps, notes=question.caveats)

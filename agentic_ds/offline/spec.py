@@ -58,6 +58,7 @@ class QuestionSpec:
     slots: list[str] = field(default_factory=list)
     caveats: list[str] = field(default_factory=list)
     problem: str = ""
+    unread: list[str] = field(default_factory=list)      # numbers of the question no reader used
 
     @property
     def answerable(self) -> bool:
@@ -159,13 +160,16 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     samples = [row for data in files for row in data.sample]
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
-    finders = (lambda: comparisons(tokens, mentions, kinds, taken), lambda: periods(tokens, mentions, files, taken),
+    finders = (lambda: comparisons(tokens, mentions, kinds, taken, columns),
+               lambda: periods(tokens, mentions, files, taken),
                lambda: named_values(tokens, mentions, columns, taken, samples),
                lambda: unseen_values(tokens, mentions, columns, taken, named_files))
     for finder in finders:
         for found in finder():
             spec.filters.append(found)
             taken |= set(range(found.start, found.end))
+    spec.caveats += [f"No column was named for `{f.op} {f.value:g}`: read as `{f.text()}`, the only numeric column "
+                     f"whose values span {f.value:g}." for f in spec.filters if f.guessed]
     nouns = frozenset(n for data in files for n in file_nouns(data))
     reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns)
     index = ColumnIndex(kinds)
@@ -180,12 +184,19 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, reader.read(), slot_column), levels)
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     spec.filters += boolean_flags(tokens, mentions, columns, taken, used)
+    named = {p for m in mentions for p in range(m.start, m.end)}       # "Unnamed: 1" is a column, not a number
+    named |= {m.end for m in mentions if m.end < len(tokens) and m.column.endswith(tokens[m.end].text)}
+    spec.unread = [t.text for i, t in enumerate(tokens) if t.is_number and i not in taken and i not in named]
     _name_asks(spec.asks)
     counted = _counted_noun(tokens, nouns)
-    if counted is not None:
-        _name_counted_rows(spec.asks, counted.low)
+    named = counted or _counted_noun(tokens, None)
+    if named is not None:
+        _name_counted_rows(spec.asks, named.low)
     _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=counted.word if counted else "")
     return spec
+
+
+_NOT_NOUNS = frozenset("of the a an distinct unique different separate total times".split())
 
 
 def _name_asks(asks: list[Ask]) -> None:
@@ -199,13 +210,17 @@ def _name_asks(asks: list[Ask]) -> None:
         ask.name = name
 
 
-def _counted_noun(tokens: list, nouns: frozenset[str]) -> Token | None:
-    """The token of the file noun a row count is about ("how many customers" -> customers)."""
+def _counted_noun(tokens: list, nouns: frozenset[str] | None) -> Token | None:
+    """The token of the noun a row count is about ("how many customers" -> customers): one of `nouns` (the files'
+    nouns), or with None any plain word ("how many readings")."""
+    def counted(token: Token) -> bool:
+        return token.word in nouns if nouns is not None else token.low.isalpha() and token.low not in _NOT_NOUNS
+
     for i in range(len(tokens) - 1):
         if i + 2 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")) \
-                and tokens[i + 2].word in nouns:
+                and counted(tokens[i + 2]):
             return tokens[i + 2]
-        if tokens[i].low in ("most", "fewest") and tokens[i + 1].word in nouns:
+        if tokens[i].low in ("most", "fewest") and counted(tokens[i + 1]):
             return tokens[i + 1]
     return None
 

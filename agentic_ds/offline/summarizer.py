@@ -11,8 +11,8 @@ import re
 
 from agentic_ds.offline.columns import words
 from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.planner import direct_spec
-from agentic_ds.offline.question import bind_question, data_for_task
+from agentic_ds.offline.planner import bind_direct, direct_spec
+from agentic_ds.offline.question import data_for_task
 from agentic_ds.offline.reply import Reply, result_paths, results_and_profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
 from agentic_ds.profiling.model import DataProfile
@@ -172,6 +172,9 @@ def _interpretation_caveats(task: str, profile: DataProfile) -> list[str]:
     return question_caveats(task, profile) + list(profile.problems)
 
 
+UNANSWERED = "The question could not be answered as asked"
+
+
 def question_caveats(task: str, profile: DataProfile) -> list[str]:
     """How a direct question's words were mapped to columns and files, and why it cannot be answered as asked."""
     intent = parse_intent(task)
@@ -181,8 +184,8 @@ def question_caveats(task: str, profile: DataProfile) -> list[str]:
     data = data_for_task(profile, task)
     if not intent.is_direct or data is None:
         return []
-    question = bind_question(intent, data)
+    question = bind_direct(intent, data, profile)
     notes = list(question.caveats)
     if question.problem:
-        notes.append(f"The question could not be answered as asked: {question.problem}.")
+        notes.append(f"{UNANSWERED}: {question.problem}.")
     return notes

@@ -11,9 +11,11 @@ from typing import Any
 
 from agentic_ds.offline.ask_answers import ask_entries, with_asks
 from agentic_ds.offline.intent import parse_intent
+from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reply import Reply, result_paths, results_and_profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
-from agentic_ds.offline.summarizer import analysis_paths, answers_directly, headline, question_caveats
+from agentic_ds.offline.sources import file_nouns
+from agentic_ds.offline.summarizer import UNANSWERED, analysis_paths, answers_directly, headline, question_caveats
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
@@ -51,7 +53,11 @@ def validator_turn(req: ParsedRequest) -> Reply:
         f"Re-read {path}: {sentences[0] if sentences else 'no summary'}",
     ]
     valid = not (direct and "answer_value" in document and document.get("answer_value") is None)
-    asks = ask_entries(req.task, req.section("Asks"), results, path)
+    row_nouns = [noun for data in readable_files(profile) for noun in file_nouns(data)]
+    asks = ask_entries(req.task, req.section("Asks"), results, path, row_nouns)
+    unread = next((c for c in caveats if c.startswith(UNANSWERED)), "")
+    if unread:      # the question was not read whole: a result about all rows does not answer it
+        asks = [{**entry, "answered": False, "answer": unread, "files": []} for entry in asks]
     reply = _answer(valid, with_asks(answer, asks), confidence, caveats, trace, _output_type(document))
     return Reply.json({**reply, "asks": asks})
 
