@@ -189,9 +189,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     spec.unread = [t.text for i, t in enumerate(tokens) if t.is_number and i not in taken and i not in named]
     _name_asks(spec.asks)
     counted = _counted_noun(tokens, nouns)
-    named = counted or _counted_noun(tokens, None)
-    if named is not None:
-        _name_counted_rows(spec.asks, named.low)
+    noun = counted or _counted_noun(tokens, None)
+    if noun is not None:
+        _name_counted_rows(spec.asks, noun.low)
     _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=counted.word if counted else "")
     return spec
 
