@@ -65,6 +65,10 @@ def test_a_comparison_without_a_column_takes_the_only_column_spanning_its_number
     assert ("salary", ">", 80000) in [(f.column, f.op, f.value) for f in spec.filters]
     assert any("No column was named for `> 80000`" in c and "salary" in c for c in spec.caveats)
     assert build_spec("How many employees earn more than 1000000?", employees).unread == ["1000000"]
+    # A number qualified by what follows it is not a bare threshold to guess a column for.
+    iqr = build_spec("How many outliers does training_hours have (values more than 1.5 IQR beyond the quartiles)?",
+                     employees)
+    assert not any(f.guessed for f in iqr.filters)
 
 
 def test_a_count_is_answered_by_its_noun_said_as_a_word_not_inside_a_column_name():

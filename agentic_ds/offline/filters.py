@@ -38,6 +38,7 @@ _DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude e
 _MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
 _NEGATION = frozenset("not non excluding except without other than".split())
 _LINK = frozenset("is are was were of the a an has have had value values".split())
+_CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
 NUMERIC_KINDS = ("numeric",)
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
@@ -87,7 +88,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             i += 1
             continue
         column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
-        guessed = column is None and op != "between"
+        guessed = column is None and op != "between" and _ends_clause(tokens, j + 1)
         column = column or (_spanning(value, columns or {}, i) if guessed else None)
         if column is None:
             i += 1
@@ -112,6 +113,12 @@ def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
         return None
     ages = [name for name, kind in kinds.items() if kind in NUMERIC_KINDS and "age" in name.lower().split("_")]
     return Mention(at, at, ages[0], False) if len(ages) == 1 else None
+
+
+def _ends_clause(tokens: Sequence[Token], at: int) -> bool:
+    """Nothing qualifies the number at `at - 1` ("earn more than 80000?"), unlike "more than 1.5 IQR": only then
+    may a column be guessed for it."""
+    return at >= len(tokens) or not tokens[at].word or tokens[at].low in _CLAUSE_WORDS
 
 
 def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Mention | None:
