@@ -6,6 +6,7 @@ and "How many readings have battery_pct below 20?" answered with a description o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -94,6 +95,7 @@ def test_an_answer_about_the_datas_rows_need_not_name_them():
          lambda e: int(((e.department == "Engineering") & (e.salary > 80000)).sum())),
         ("What percentage of employees work remotely?", "completed", lambda e: (e.remote == "yes").mean() * 100),
         ("What is the mean salary of employees aged between 30 and 40?", "incomplete", None),
+        ("How many remote employees are in Berlin?", "completed", lambda e: 0),
     ],
 )
 async def test_the_offline_run_answers_what_it_read_and_is_incomplete_otherwise(tmp_path, task, status, expected):
@@ -106,3 +108,22 @@ async def test_the_offline_run_answers_what_it_read_and_is_incomplete_otherwise(
     else:
         report = (Path(run) / "report.md").read_text()
         assert "could not be answered as asked" in report and "30, 40" in report
+
+
+@pytest.mark.slow
+async def test_a_statistic_of_no_rows_says_no_row_is_left_and_is_not_replaced_by_a_description(tmp_path):
+    # Berlin is not in the data: the first attempt finds no rows; later attempts must not pass off a description
+    # of every employee (whose words match the question) as the answer.
+    task = "What is the average salary of remote employees in Berlin?"
+    item = {"id": "berlin", "task": task, "files": ["data/employees.csv"], "answer": None, "checker": "none"}
+    status, answer, run = await run_question(item, EVAL, tmp_path, "simple")
+    assert status == "incomplete", answer
+    assert answer.startswith("No row is left to answer from") and "city == Berlin" in answer
+    record = json.loads((Path(run) / "run.json").read_text())
+    assert record["final_answer"]["asks"][0]["answered"] is False
+    assert "71374" not in answer.replace(",", "")        # the mean salary of every employee
+
+
+def test_a_count_is_named_by_the_plural_noun_the_question_counts(employees):
+    spec = build_spec("How many remote employees are in Berlin?", employees)
+    assert [a.params.get("rows") for a in spec.asks] == ["employees"]

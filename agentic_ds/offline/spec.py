@@ -8,6 +8,7 @@ of the `direct-answers/compute_answers` template, so the analysis runs in code a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,6 +197,11 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     return spec
 
 
+def _singular(word: str) -> str:
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
+
+
+_DISTINCT = frozenset("distinct unique different separate".split())
 _NOT_NOUNS = frozenset("of the a an distinct unique different separate total times".split())
 
 
@@ -217,18 +223,32 @@ def _counted_noun(tokens: list, nouns: frozenset[str] | None) -> Token | None:
         return token.word in nouns if nouns is not None else token.low.isalpha() and token.low not in _NOT_NOUNS
 
     for i in range(len(tokens) - 1):
-        if i + 2 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")) \
-                and counted(tokens[i + 2]):
-            return tokens[i + 2]
+        if (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")):
+            at = i + 2
+            # Naming reads past "distinct" ("how many distinct customers" counts customers); choosing the file does
+            # not: those customers may be counted in orders.csv.
+            while nouns is None and at < len(tokens) - 1 and tokens[at].low in _DISTINCT:
+                at += 1
+            if at < len(tokens) and counted(tokens[at]):
+                return tokens[at] if nouns is not None else _plural_in(tokens, at, counted)
         if tokens[i].low in ("most", "fewest") and counted(tokens[i + 1]):
             return tokens[i + 1]
     return None
 
 
+def _plural_in(tokens: list, at: int, counted: Callable[[Token], bool]) -> Token:
+    """The noun of "how many remote employees are": the first plural word of the next three, else the first."""
+    window = [t for t in tokens[at: at + 3] if counted(t)]
+    return next((t for t in window if t.low.endswith("s") and not t.low.endswith("ss")), tokens[at])
+
+
 def _name_counted_rows(asks: list[Ask], noun: str) -> None:
-    """A row count the question words as "orders" says "number of orders", so its answer speaks of the ask."""
+    """A row count the question words as "orders" says "number of orders", and a count of distinct ids it words as
+    "products" says "distinct products (product_id)", so the answer speaks of the ask."""
     for ask in asks:
-        if ask.stat == "count" and not ask.column and noun.isalpha():
+        counts_rows = ask.stat == "count" and not ask.column
+        counts_ids = ask.stat == "nunique" and _singular(noun) in ask.column.lower().replace("-", "_").split("_")
+        if (counts_rows or counts_ids) and noun.isalpha():
             ask.params.setdefault("rows", noun)
 
 
