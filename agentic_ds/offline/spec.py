@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentic_ds.offline.asks import Ask, AskReader
+from agentic_ds.offline.columns import words
 from agentic_ds.offline.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.derived import Derived, find_derived
 from agentic_ds.offline.filters import (
@@ -197,10 +198,6 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     return spec
 
 
-def _singular(word: str) -> str:
-    return word[:-3] + "y" if word.endswith("ies") else word[:-1] if word.endswith("s") else word
-
-
 _DISTINCT = frozenset("distinct unique different separate".split())
 _NOT_NOUNS = frozenset("of the a an distinct unique different separate total times".split())
 
@@ -247,7 +244,7 @@ def _name_counted_rows(asks: list[Ask], noun: str) -> None:
     "products" says "distinct products (product_id)", so the answer speaks of the ask."""
     for ask in asks:
         counts_rows = ask.stat == "count" and not ask.column
-        counts_ids = ask.stat == "nunique" and _singular(noun) in ask.column.lower().replace("-", "_").split("_")
+        counts_ids = ask.stat == "nunique" and set(words(noun)) <= set(words(ask.column))
         if (counts_rows or counts_ids) and noun.isalpha():
             ask.params.setdefault("rows", noun)
 
