@@ -32,9 +32,8 @@ _NOUN_BACK = 6          # tokens before the period where a file's noun picks tha
 def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequence[FileProfile],
             taken: set[int]) -> list[Filter]:
     """A filter per period the question names, on a year or date column it can be read from."""
-    years = {c.name for f in files for c in f.columns if _is_year_column(c)}
-    dates = {c.name for f in files for c in f.columns if _is_date_column(c)}
-    at = {m.start: m.column for m in mentions if m.column in years | dates}
+    places = _Places(files, {m.column for m in mentions})
+    at = {m.start: m.column for m in mentions if m.column in places.years | places.dates}
     found: list[Filter] = []
     for i in range(1, len(tokens)):
         year = _year(tokens[i])
@@ -45,36 +44,49 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
         op = _WORDS.get(tokens[word_at].low) if word_at >= 0 and word_at not in taken else None
         if op is None:
             continue
-        usable = dates if month else years | dates
-        column = _column(tokens, word_at, i, at, usable, files, [m.column for m in mentions])
+        column = places.column(tokens, word_at, i, at, dates_only=month is not None)
         if not column:
             continue
-        if column in years:
+        if column in places.years:
             found.append(Filter(column, op, year, word_at, i + 1))
         else:
             found.append(Filter(column, "period", _bounds(op, year, month), word_at, i + 1))
     return found
 
 
-def _column(tokens: Sequence[Token], first: int, last: int, at: dict[int, str], usable: set[str],
-            files: Sequence[FileProfile], mentioned: Sequence[str]) -> str:
-    near = [at[p] for p in range(first - _LOOK, last + _LOOK + 1) if p in at and at[p] in usable]
-    if near:
-        return near[0]
-    for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1):
-        owners = [f for f in files if tokens[back].word and tokens[back].word in file_nouns(f)]
-        own = [c.name for f in owners for c in f.columns if c.name in usable]
-        if len(own) == 1:
-            return own[0]
-    # Else the files holding the columns the question names, then every file; in each, a year column is
-    # meant before a date column ("signed up in 2021" -> signup_year).
-    said = set(mentioned)
-    for scope in ([f for f in files if said & {c.name for c in f.columns}], files):
-        for kind in (_is_year_column, _is_date_column):
-            named = {c.name for f in scope for c in f.columns if c.name in usable and kind(c)}
-            if len(named) == 1:
-                return named.pop()
-    return ""
+class _Places:
+    """Where a period can be read, worked out once per question so each period costs a bounded look-around."""
+
+    def __init__(self, files: Sequence[FileProfile], mentioned: set[str]) -> None:
+        self.years = {c.name for f in files for c in f.columns if _is_year_column(c)}
+        self.dates = {c.name for f in files for c in f.columns if _is_date_column(c)}
+        self.usable = {True: self.dates, False: self.years | self.dates}
+        # For each file noun, the usable columns of the files it names ("orders" -> order_date).
+        self.by_noun: dict[bool, dict[str, list[str]]] = {True: {}, False: {}}
+        for only, usable in self.usable.items():
+            for data in files:
+                own = [c.name for c in data.columns if c.name in usable]
+                for noun in file_nouns(data):
+                    self.by_noun[only].setdefault(noun, []).extend(own)
+        said = [f for f in files if mentioned & {c.name for c in f.columns}]
+        # The files holding the columns the question names, then every file; in each, a year column is meant
+        # before a date column ("signed up in 2021" -> signup_year).
+        fallback = [{c.name for f in scope for c in f.columns if kind(c)}
+                    for scope in (said, files) for kind in (_is_year_column, _is_date_column)]
+        self.default = {only: next((next(iter(fits)) for fits in (named & usable for named in fallback)
+                                    if len(fits) == 1), "")
+                        for only, usable in self.usable.items()}
+
+    def column(self, tokens: Sequence[Token], first: int, last: int, at: dict[int, str], dates_only: bool) -> str:
+        usable = self.usable[dates_only]
+        near = [at[p] for p in range(first - _LOOK, last + _LOOK + 1) if p in at and at[p] in usable]
+        if near:
+            return near[0]
+        for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1):
+            own = self.by_noun[dates_only].get(tokens[back].word, [])
+            if len(own) == 1:
+                return own[0]
+        return self.default[dates_only]
 
 
 def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
