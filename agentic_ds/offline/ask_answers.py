@@ -13,7 +13,7 @@ from typing import Any
 
 from agentic_ds.evidence.asks import SLOT, Ask, task_asks
 from agentic_ds.evidence.coverage import addresses
-from agentic_ds.evidence.wording import Mentions, sentences, stem, words
+from agentic_ds.evidence.wording import Mentions, sentences, words
 
 _LISTED = re.compile(r"^\s*-\s*\[(a\d+)\]", re.M)
 _FIGURE = re.compile(r"\d")
@@ -28,7 +28,7 @@ def ask_entries(
     which a sentence about those rows need not say."""
     listed = set(_LISTED.findall(asks_section))
     order = ([first] if first in results else []) + [p for p in sorted(results) if p != first]
-    implied = {stem(w) for noun in row_nouns for w in words(noun)}
+    implied = {w for noun in row_nouns for w in words(noun)}          # words() stems, as Mentions does
     candidates = [(path, Mentions(text, implied)) for path in order for text in _texts(results[path])]
     return [_entry(ask, candidates) for ask in task_asks(task) if ask.id in listed]
 
