@@ -50,7 +50,10 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
         steps = [stage_step(parse_stage(stage_block), profile, library)]
     else:
         steps = task_steps(req.task, profile, library)
-    retrying = bool(req.section("Reviewer feedback", "Last error", "Earlier attempts"))
+    earlier = req.section("Earlier attempts")
+    # An earlier attempt that ran no code (the model's reply was lost) says nothing against the first choice.
+    nothing_ran = bool(earlier) and "code ran: yes" not in earlier and "code ran: no" in earlier
+    retrying = bool(req.section("Reviewer feedback", "Last error")) or bool(earlier) and not nothing_ran
     return _next_action(req, steps, retrying)
 
 

@@ -21,8 +21,9 @@ from agentic_ds.workflow.services import RunServices
 def _earlier(state: Mapping[str, Any]) -> str:
     parts = []
     for item in state.get(S.EARLIER_ATTEMPTS) or []:
+        ran = "yes" if item.get("ran", True) else "no"
         parts.append(
-            f"### Attempt {item['attempt']}\nerror: {item.get('error') or 'none'}\n"
+            f"### Attempt {item['attempt']}\ncode ran: {ran}\nerror: {item.get('error') or 'none'}\n"
             f"verdict: {item.get('verdict') or '-'}"
         )
     return "\n\n".join(parts)
@@ -37,7 +38,8 @@ def _remember_failed_attempt(ctx: InvocationContext, round_no: int) -> dict[str,
     answer = state.get(S.FINAL_ANSWER) or {}
     verdict = check.get("reason") or "; ".join(answer.get("caveats") or []) or answer.get("answer") or ""
     attempts = list(state.get(S.EARLIER_ATTEMPTS) or [])
-    attempts.append({"attempt": round_no - 1, "error": execution.get("error") or "", "verdict": verdict[:500]})
+    attempts.append({"attempt": round_no - 1, "ran": bool(execution), "error": execution.get("error") or "",
+                     "verdict": verdict[:500]})
     return {S.EARLIER_ATTEMPTS: attempts, S.LAST_EXECUTION: None, S.IMPL_SUMMARY: "", S.ANSWER_CLAIM: None,
             S.FINAL_ANSWER: None}
 
