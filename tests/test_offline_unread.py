@@ -43,7 +43,7 @@ def test_a_number_no_reader_used_stops_the_direct_answer(employees, task, unread
     intent = parse_intent(task)
     assert build_spec(task, employees).unread == unread
     assert direct_spec(intent, employees) is None
-    question = bind_direct(intent, employees.files[0], employees)
+    question = bind_direct(intent, employees.files[0], build_spec(task, employees).unread)
     assert not question.answerable and all(n in question.problem for n in unread)
 
 

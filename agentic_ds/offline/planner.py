@@ -9,6 +9,7 @@ Each stage carries its bound template (`Method:` / `Params:` lines) so the coder
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agentic_ds.offline.binding import Roles
@@ -62,13 +63,14 @@ class Plan:
         return render_plan([s.stage() for s in self.steps], [c for s in self.steps for c in s.criteria], preamble)
 
 
-def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
+def direct_spec(intent: Intent, profile: DataProfile, reading: QuestionSpec | None = None) -> QuestionSpec | None:
     """The full reading of a direct question when the `direct-answers` skill should answer it: several asks,
     filters, derived columns, joins, a named method, tests, rounding or a format. A single plain statistic
-    keeps the `statistic` template (exact over any file size through DuckDB), unless only this reading binds it."""
+    keeps the `statistic` template (exact over any file size through DuckDB), unless only this reading binds it.
+    `reading`: the task's `build_spec`, when the caller has it already."""
     if has_open_signal(intent.task):
         return None
-    spec = build_spec(intent.task, profile)
+    spec = reading or build_spec(intent.task, profile)
     if spec.unread:
         return None         # the question says more than its reading used: answered, it would be answered wrong
     if not spec.answerable:
@@ -91,12 +93,11 @@ def direct_spec(intent: Intent, profile: DataProfile) -> QuestionSpec | None:
     return None
 
 
-def bind_direct(intent: Intent, data: FileProfile, profile: DataProfile) -> Question:
-    """`bind_question`, which reads one statistic of one column; a number the whole reading could not use ("aged
-    between 30 and 40", "the 10 oldest") makes it a problem, not a statistic of every row."""
+def bind_direct(intent: Intent, data: FileProfile, unread: Sequence[str]) -> Question:
+    """`bind_question`, which reads one statistic of one column; a number the whole reading could not use
+    (`unread`: "aged between 30 and 40", "the 10 oldest") makes it a problem, not a statistic of every row."""
     question = bind_question(intent, data)
     if question.answerable and intent.kind == "statistic":
-        unread = build_spec(intent.task, profile).unread
         if unread:
             question.problem = (f"the question's {', '.join(unread[:5])} could not be tied to a column, a period or a "
                                 "rule, so no statistic of all rows is given as its answer")
@@ -106,7 +107,8 @@ def bind_direct(intent: Intent, data: FileProfile, profile: DataProfile) -> Ques
 def make_plan(
     intent: Intent, profile: DataProfile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES
 ) -> Plan:
-    spec = direct_spec(intent, profile)
+    reading = build_spec(intent.task, profile)
+    spec = direct_spec(intent, profile, reading)
     data = spec.data if spec is not None else data_for_task(profile, intent.task)
     if data is None:
         problems = "; ".join(profile.problems) or "no readable input file"
@@ -125,7 +127,7 @@ def make_plan(
         builder.add_spec(spec)
         return Plan(builder.steps, notes=spec.caveats)
     if intent.is_direct:
-        question = bind_direct(intent, data, profile)
+        question = bind_direct(intent, data, reading.unread)
         if question.answerable:
             builder.add_question(question)
             return Plan(builder.steps, notes=question.caveats)

@@ -199,7 +199,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
 
 
 _DISTINCT = frozenset("distinct unique different separate".split())
-_NOT_NOUNS = frozenset("of the a an distinct unique different separate total times".split())
+_NOT_NOUNS = _DISTINCT | frozenset("of the a an total times".split())
 
 
 def _name_asks(asks: list[Ask]) -> None:

@@ -15,6 +15,7 @@ from agentic_ds.offline.planner import bind_direct, direct_spec
 from agentic_ds.offline.question import data_for_task
 from agentic_ds.offline.reply import Reply, result_paths, results_and_profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.spec import build_spec
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import RunStatus
 
@@ -178,13 +179,14 @@ UNANSWERED = "The question could not be answered as asked"
 def question_caveats(task: str, profile: DataProfile) -> list[str]:
     """How a direct question's words were mapped to columns and files, and why it cannot be answered as asked."""
     intent = parse_intent(task)
-    spec = direct_spec(intent, profile)
+    reading = build_spec(task, profile)
+    spec = direct_spec(intent, profile, reading)
     if spec is not None:
         return list(spec.caveats)
     data = data_for_task(profile, task)
     if not intent.is_direct or data is None:
         return []
-    question = bind_direct(intent, data, profile)
+    question = bind_direct(intent, data, reading.unread)
     notes = list(question.caveats)
     if question.problem:
         notes.append(f"{UNANSWERED}: {question.problem}.")

@@ -55,16 +55,16 @@ def validator_turn(req: ParsedRequest) -> Reply:
     valid = not (direct and "answer_value" in document and document.get("answer_value") is None)
     row_nouns = [noun for data in readable_files(profile) for noun in file_nouns(data)]
     asks = ask_entries(req.task, req.section("Asks"), results, path, row_nouns)
-    unread = next((c for c in caveats if c.startswith(UNANSWERED)), "")
+    why_not = next((c for c in caveats if c.startswith(UNANSWERED)), "")
     if direct and document.get("rows_used") == 0 and document.get("answer_value") is None:
-        valid, unread = True, answer        # "No row is left to answer from: ..." is true, and no answer
-    elif not unread and intent.kind == "statistic" and all(_describes(d) for d in results.values()):
+        valid, why_not = True, answer       # "No row is left to answer from: ..." is true, and no answer
+    elif not why_not and intent.kind == "statistic" and all(_describes(d) for d in results.values()):
         # A statistic is answered by a template that computes it; a description of the data written by a later
         # attempt only shares the question's words.
-        valid, unread = False, (f"No result computes the statistic asked: the analysis that ran "
+        valid, why_not = False, (f"No result computes the statistic asked: the analysis that ran "
                                 f"({document.get('skill', '?')}/{document.get('template', '?')}) describes the data.")
-    if unread:      # the question was not read whole: a result about all rows does not answer it
-        asks = [{**entry, "answered": False, "answer": unread, "files": []} for entry in asks]
+    if why_not:     # the question was not read whole, or no result computes it: its asks are not answered
+        asks = [{**entry, "answered": False, "answer": why_not, "files": []} for entry in asks]
     reply = _answer(valid, with_asks(answer, asks), confidence, caveats, trace, _output_type(document))
     return Reply.json({**reply, "asks": asks})
 
