@@ -9,6 +9,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
+EXIT_AWAITING_APPROVAL = 4    # the plan waits for a person (`run --approve-plan`): `agentic-ds approve RUN` decides
 EXIT_INTERRUPTED = 130
 
 

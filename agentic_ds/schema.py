@@ -24,7 +24,9 @@ from agentic_ds.schema_reading import read_records as read_records
 
 
 class RunStatus(StrEnum):
+    QUEUED = "queued"                                    # prepared by `agentic-ds serve`, waiting for its turn
     RUNNING = "running"                                  # written when the run starts
+    AWAITING_APPROVAL = "awaiting_approval"              # paused after planning until the plan is decided on
     COMPLETED = "completed"
     COMPLETED_WITH_WARNINGS = "completed_with_warnings"
     INCOMPLETE = "incomplete"
@@ -45,6 +47,12 @@ class RunStatus(StrEnum):
     def resumable(self) -> bool:
         """The run stopped before its answer passed its checks: `agentic-ds resume` may continue it."""
         return self in (RunStatus.INCOMPLETE, RunStatus.FAILED, RunStatus.INTERRUPTED)
+
+    @property
+    def settled(self) -> bool:
+        """No process works on the run and none is due to: it ended (for now) or it stopped. Not settled:
+        queued, running, awaiting a plan decision (a decision continues it)."""
+        return self not in (RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.AWAITING_APPROVAL, RunStatus.UNKNOWN)
 
     @classmethod
     def of(cls, value: object, default: RunStatus) -> RunStatus:
@@ -250,6 +258,31 @@ class SkippedInput(Record):
     reason: str = ""
 
 
+class PlanDecision(Record):
+    """One decision a person took on a paused run's plan."""
+
+    decision: Literal["approve", "edit", "stop"]
+    notes: str = ""                              # edit: what the planner is to change
+    at: str = ""
+
+
+class PlanApproval(Record):
+    """Whether a run's plan waits for a person before any stage runs (`--approve-plan`), where that stands, and
+    every decision taken (session state's `plan_approval`, run.json's `approval`).
+
+    `state`: None until the plan is parsed (and again while an edited plan is made), `awaiting` while the run
+    waits, `approved` (the stages run), `stopped` (the run ends `incomplete`)."""
+
+    required: bool = False
+    state: Literal["awaiting", "approved", "stopped"] | None = None
+    decisions: list[PlanDecision] = Field(default_factory=list)
+
+    @property
+    def notes(self) -> list[str]:
+        """The notes of every edit, oldest first: the planner keeps to all of them."""
+        return [d.notes for d in self.decisions if d.decision == "edit" and d.notes.strip()]
+
+
 class Attempt(Record):
     """One process that worked on a run (run.json's `attempts`): the first `run`, then each `resume`.
 
@@ -295,6 +328,7 @@ class RunRecord(Record):
     final_answer: FinalAnswer | None = None
     settings: dict[str, Any] = Field(default_factory=dict)   # the effective settings, secrets left out (resume)
     attempts: list[Attempt] = Field(default_factory=list)
+    approval: PlanApproval | None = None                     # the plan waits for a person (`--approve-plan`)
 
     def begin_attempt(self) -> None:
         """Open a resumed attempt; an earlier one that never recorded its end died without finishing."""

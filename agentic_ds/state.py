@@ -25,6 +25,7 @@ PLAN_REVIEW = "plan_review"            # plan_reviewer's critique
 PLAN_DECISION = "plan_decision"        # plan_confirmation's {exit, reason}
 PLAN_ROUND = "plan_round"              # 1-based planning iteration
 PARSED_PLAN = "parsed_plan"            # plan_parser's raw structured output
+PLAN_APPROVAL = "plan_approval"        # schema.PlanApproval: the plan waits for a person (--approve-plan)
 STAGES = "stages"                      # list[schema.StageRecord], as dicts
 CRITERIA = "criteria"                  # list[schema.CriterionRecord], as dicts
 CURRENT_STAGE = "current_stage"        # index into STAGES, or None

@@ -53,7 +53,8 @@ async def answered(model, run):
 async def plan_for(model, run, task=TASK):
     root, _, profile_text = run
     context = dict(
-        task=task, asks="", data_profile=profile_text, input_problems="", previous_plan="", review="", max_stages=6
+        task=task, asks="", data_profile=profile_text, input_problems="", previous_plan="", review="", user_notes="",
+        max_stages=6
     )
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", render("plan_maker", context), tools, names=READ_ONLY)
@@ -101,7 +102,7 @@ async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
     context = dict(
         task=TASK, asks="", data_profile=profile_text, input_problems="", previous_plan=bad, review=review,
-        max_stages=6
+        user_notes="", max_stages=6
     )
     revised, _ = await drive(model, "plan_maker", render("plan_maker", context), Tools(root), names=READ_ONLY)
     assert "## Response to review" in revised and "revnue" not in revised

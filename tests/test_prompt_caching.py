@@ -31,7 +31,8 @@ def stage(tag: str) -> dict:
 
 
 CONTEXT_VARS = {
-    "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "max_stages"],
+    "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "user_notes",
+                   "max_stages"],
     "plan_reviewer": ["task", "data_profile", "plan"],
     "confirmation": ["subject", "review"],
     "plan_parser": ["plan", "previous_error"],

@@ -7,7 +7,8 @@ from agentic_ds.workflow.prompting import PromptError, render, template_names
 STAGE = {"id": "s1", "title": "T", "description": "D", "expected_outputs": ["outputs/x.csv"]}
 CONTEXTS = {
     "plan_maker": dict(
-        task="t", asks="- [a1] t", data_profile="p", input_problems="", previous_plan="", review="", max_stages=5
+        task="t", asks="- [a1] t", data_profile="p", input_problems="", previous_plan="", review="", user_notes="",
+        max_stages=5
     ),
     "plan_reviewer": dict(task="t", data_profile="p", plan="plan"),
     "confirmation": dict(subject="s", review="r"),

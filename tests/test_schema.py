@@ -30,8 +30,8 @@ ROUND1 = Path(__file__).parent / "data" / "round1_run_json"   # run.json files w
 RUN_JSON_KEYS = {"id", "task", "mode", "status", "reason", "started_at", "ended_at", "wall_s", "version", "models",
                  "models_reason", "isolation", "inputs", "agents", "cost", "tokens", "events", "context", "stages",
                  "criteria", "warnings", "final_answer"}
-# this round's: skipped inputs, resume, calls, usage
-ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger"}
+# later rounds': skipped inputs, resume, calls, usage, plan approval
+ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger", "approval"}
 
 
 @pytest.mark.parametrize("name", ["orchestrated.json", "simple.json"])

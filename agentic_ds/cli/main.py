@@ -29,6 +29,7 @@ EXIT_CODES_HELP = """
 Exit codes:
   0    completed (or completed with warnings)
   3    incomplete (some stage or success criterion not met)
+  4    the plan waits for approval (--approve-plan): agentic-ds approve RUN
   1    failed at run time
   2    usage, configuration or input error
   130  interrupted by Ctrl-C (SIGINT)
@@ -94,6 +95,11 @@ def main(ctx: click.Context, debug: bool) -> None:
 )
 @click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Stop after N model calls.")
 @click.option("--max-tokens", type=click.IntRange(min=1), metavar="N", help="Stop after N tokens (input + output).")
+@click.option(
+    "--approve-plan", is_flag=True,
+    help="Pause after the plan is made (orchestrated mode): at a terminal, show it and ask to approve, edit or "
+    "stop; elsewhere (CI, pipes, --json) stop in awaiting_approval (exit 4) for `agentic-ds approve RUN`.",
+)
 def run(**kwargs: object) -> int:
     """Analyse data files to answer TASK ("-" reads TASK from stdin).
 
@@ -108,6 +114,7 @@ def run(**kwargs: object) -> int:
       agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv --model openai/gpt-4.1
       agentic-ds run --mode orchestrated "Churn" -f churn.csv -m anthropic/claude-sonnet-4-5 -m coder=claude-code
       echo "Summarise the survey" | agentic-ds run --mode simple - --files survey.xlsx --json
+      agentic-ds run --mode orchestrated "Churn drivers" -f churn.csv --approve-plan
     """
     from agentic_ds.cli.run import run_click_command
 
@@ -136,7 +143,9 @@ def resume(**kwargs: object) -> int:
     inputs' profile, the plan and every finished stage are kept (never re-run, their files untouched); a stage
     that was under way runs again from its start, its earlier cells kept on record. The criteria are checked
     and the report is written again, covering every attempt; budgets count what earlier attempts spent.
-    A completed run, a run still running, or one without a session (session.db) is refused with exit 2.
+    A completed run, a run still running, or one without a session (session.db) is refused with exit 2. A run
+    queued by `agentic-ds serve` that never started starts; a run whose plan waits for approval asks at a
+    terminal (elsewhere: `agentic-ds approve RUN`).
 
     \b
     Examples:
@@ -197,6 +206,11 @@ def config_show(config: str | None, models: tuple[str, ...], workdir: str | None
 from agentic_ds.cli import review  # noqa: E402 - `list`, `show`, `open` live in their own module
 
 review.register(main)
+
+from agentic_ds.cli import approval  # noqa: E402 - `approve` lives in its own module
+
+approval.register(main)
+approval.approve_command.help = inspect.cleandoc(approval.approve_command.help or "") + EXIT_CODES_HELP
 
 from agentic_ds.cli import eval as eval_cli  # noqa: E402 - `eval` lives in its own module
 

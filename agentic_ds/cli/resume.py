@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from agentic_ds.config.models import RoleModels
     from agentic_ds.config.settings import Settings
     from agentic_ds.runs.stop_signals import StopSignals
-    from agentic_ds.schema import RunRecord
+    from agentic_ds.schema import PlanDecision, RunRecord
+    from agentic_ds.workflow.resume import ResumePoint
 
 
 @dataclass
@@ -35,6 +36,7 @@ class ResumeOptions:
     max_llm_calls: int | None = None
     max_tokens: int | None = None
     debug: bool = False
+    decision: PlanDecision | None = None    # `agentic-ds approve`: the decision on the plan the run waits with
 
     @property
     def budgets(self) -> dict[str, Any]:
@@ -52,6 +54,7 @@ def resume_command(options: ResumeOptions) -> int:
 
 
 def _resume(options: ResumeOptions, stop: StopSignals) -> int:
+    from agentic_ds.cli.approval import drive_with_approval, interactive
     from agentic_ds.cli.progress import make_renderer
     from agentic_ds.cli.review import run_root
     from agentic_ds.cli.run import check_bundled, check_sandbox, drive
@@ -59,30 +62,71 @@ def _resume(options: ResumeOptions, stop: StopSignals) -> int:
     from agentic_ds.report.listing import find_run
     from agentic_ds.runs import run_lock
     from agentic_ds.runs.pricing import unpriced_models
-    from agentic_ds.workflow.resume import find_resume_point
+    from agentic_ds.workflow.resume import NotStarted, find_resume_point
     from agentic_ds.workflow.runner import RunRequest
     from agentic_ds.workspace import Workspace
 
     root = find_run(options.run, run_root(options.workdir))
     lock = run_lock.acquire(root)   # held until the resumed run ends; refused (exit 2) while another holds it
     try:
-        point = asyncio.run(find_resume_point(root))
-        settings = resumed_settings(point.record, options)
-        models = resumed_models(point.record, settings)
+        try:
+            found = asyncio.run(find_resume_point(root))
+            point: ResumePoint | None = found
+            record = found.record
+        except NotStarted as never:   # prepared (queued by `agentic-ds serve`) and never started: it starts now
+            if options.decision is not None:
+                raise UsageError(f"run {root.name} has not started: it has no plan to decide on",
+                                 hint=f"`agentic-ds resume {root.name}` starts it") from None
+            point, record = None, never.record
+        if point is not None:
+            point.decision = _decision(point, options)
+        settings = resumed_settings(record, options)
+        models = resumed_models(record, settings)
         check_sandbox(settings.sandbox.mode, models.choices["coder"])
         check_bundled()
         unpriced = unpriced_models(models, settings)
-        mode = point.record.mode
+        mode = record.mode
         renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=mode)  # type: ignore[arg-type]
         renderer.models(models, unpriced)
         workspace = Workspace(root)
-        renderer.run_started(workspace.root, point.record.inputs)
+        renderer.run_started(workspace.root, record.inputs)
         export_dotenv_credentials()
-        request = RunRequest(task=point.record.task, mode=mode, workspace=workspace, settings=settings, models=models,
-                             resume=point)
-        return drive(request, renderer, stop, debug=options.debug)
+        request = RunRequest(task=record.task, mode=mode, workspace=workspace, settings=settings, models=models,
+                             resume=point, skipped_inputs=[s.model_dump() for s in record.skipped_inputs],
+                             approve_plan=bool(record.approval and record.approval.required))
+        code = drive(request, renderer, stop, debug=options.debug)
+        return drive_with_approval(request, code, options, stop, interactive=interactive(options.as_json))
     finally:
         lock.release()
+
+
+def _decision(point: ResumePoint, options: ResumeOptions) -> PlanDecision | None:
+    """The decision the continued run takes on its plan. A run whose plan waits (or was stopped) goes on only with
+    one: given (`approve`), asked at the terminal, or refused with how to give one. Other runs take none, and a
+    decision given for them is refused."""
+    from agentic_ds.cli.approval import ask, interactive
+    from agentic_ds.workflow import plan_gate
+
+    name = point.root.name
+    approval = plan_gate.approval_of(point.state)
+    waiting = approval is not None and approval.state in plan_gate.WAITING
+    if options.decision is not None:
+        if not waiting:
+            raise UsageError(
+                f"run {name} is not waiting for a decision on its plan (it is {point.record.status.label})",
+                hint=f"`agentic-ds show {name}` shows it; `agentic-ds resume {name}` continues a stopped run")
+        return options.decision
+    if not waiting:
+        return None
+    if not interactive(options.as_json):
+        raise UsageError(f"run {name} waits for a decision on its plan",
+                         hint=f"`agentic-ds approve {name}` runs it; add --edit \"NOTES\" to have it revised, or "
+                              "--stop to end the run")
+    decision = ask(point.root)
+    if decision is None:
+        raise UsageError(f"no decision was given: run {name} still waits",
+                         hint=f"`agentic-ds approve {name}` decides later")
+    return decision
 
 
 def resumed_settings(record: RunRecord, options: ResumeOptions) -> Settings:

@@ -77,15 +77,18 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
     stopped = [r for r in runs if r.status is RunStatus.INTERRUPTED]
     if stopped:
         click.echo(f"\n{len(stopped)} interrupted run(s): `agentic-ds resume RUN` continues one where it stopped.")
+    waiting = [r for r in runs if r.status is RunStatus.AWAITING_APPROVAL]
+    if waiting:
+        click.echo(f"\n{len(waiting)} run(s) wait for their plan to be approved: `agentic-ds approve RUN` decides.")
 
 
 def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
     """Aligned columns, one run per line; the task is cut to fit `width` when given."""
     from agentic_ds.report import formatting as fmt
 
-    header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TASK")
+    header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TITLE / TASK")
     rows = [(r.id, fmt.status_label(r.status), r.mode or "-", fmt.when(r.started_at), fmt.duration(r.wall_s),
-             fmt.usd(r.total_usd), r.task or "-") for r in runs]
+             fmt.usd(r.total_usd), r.title or r.task or "-") for r in runs]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     task_width = max(24, width - sum(widths) - 2 * len(widths)) if width else None
     lines = []
@@ -121,11 +124,16 @@ def _show_text(view: RunView) -> str:
     from agentic_ds.schema import RunStatus, StageStatus
 
     out = [f"Run      {view.id}", f"Path     {view.root}"]
+    title = " ".join(str(getattr(view, "title", "") or "").split())   # when the run recorded a title
+    if title:
+        out.append(f"Title    {title}")
     out.append(f"Task     {view.task or '-'}")
     status = fmt.status_label(view.status) + (f": {view.reason}" if view.reason else "")
     out.append(f"Status   {status}")
     if view.status.resumable and (view.root / "session.db").is_file():
         out.append(f"Resume   agentic-ds resume {view.id}    (continues where it stopped; finished stages are kept)")
+    if view.status is RunStatus.AWAITING_APPROVAL:
+        out.append(f"Approve  agentic-ds approve {view.id}    (or --edit \"NOTES\" to have the plan revised, --stop)")
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
                f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
                f"({fmt.count(view.total_tokens)} tokens)")

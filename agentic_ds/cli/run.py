@@ -16,6 +16,7 @@ import click
 
 from agentic_ds.cli.errors import report_error, report_traceback
 from agentic_ds.errors import (
+    EXIT_AWAITING_APPROVAL,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
     EXIT_INTERRUPTED,
@@ -37,6 +38,7 @@ STATUS_EXIT_CODES = {
     RunStatus.INCOMPLETE: EXIT_INCOMPLETE,
     RunStatus.FAILED: EXIT_FAILED,
     RunStatus.INTERRUPTED: EXIT_INTERRUPTED,
+    RunStatus.AWAITING_APPROVAL: EXIT_AWAITING_APPROVAL,
 }
 
 
@@ -56,6 +58,7 @@ class RunOptions:
     max_cost: float | None = None
     max_llm_calls: int | None = None
     max_tokens: int | None = None
+    approve_plan: bool = False
     debug: bool = False
 
 
@@ -97,14 +100,55 @@ def run_command(options: RunOptions) -> int:
 
 
 def _run(options: RunOptions, stop: StopSignals) -> int:
+    from agentic_ds.cli.approval import drive_with_approval, interactive
     from agentic_ds.cli.progress import make_renderer
-    from agentic_ds.config.models import export_dotenv_credentials, parse_model_flags, resolve_models
-    from agentic_ds.config.settings import load_settings
-    from agentic_ds.runs.input_check import check_inputs, refused_inputs
-    from agentic_ds.runs.pricing import unpriced_models
-    from agentic_ds.runs.workdir import copy_inputs, create_run_dir, validate_inputs
+    from agentic_ds.config.models import export_dotenv_credentials
+    from agentic_ds.runs.input_check import refused_inputs
 
-    task = read_task(options.task)
+    interactive_now = interactive(options.as_json) and options.task != "-"   # stdin gave the task: no prompts
+    checked = check_run(options, read_task(options.task))
+    renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
+    renderer.models(checked.models, checked.unpriced)
+    workspace, inputs = create_run(checked)
+    renderer.run_started(workspace.root, inputs)
+    export_dotenv_credentials()
+
+    from agentic_ds.workflow.runner import RunRequest
+
+    request = RunRequest(
+        task=checked.task, mode=options.mode, workspace=workspace, settings=checked.settings, models=checked.models,
+        skipped_inputs=refused_inputs(checked.planned), approve_plan=options.approve_plan,
+    )
+    code = drive(request, renderer, stop, debug=options.debug)
+    return drive_with_approval(request, code, options, stop, interactive=interactive_now)
+
+
+@dataclass
+class CheckedRun:
+    """Everything a new run needs, checked: nothing is created until all of it holds."""
+
+    task: str
+    mode: Mode
+    settings: Any          # agentic_ds.config.settings.Settings
+    models: Any            # agentic_ds.config.models.RoleModels
+    paths: list[Path]
+    planned: list[Any]     # agentic_ds.runs.workdir.PlannedFile
+    unpriced: list[str]
+
+
+def check_run(options: RunOptions, task: str) -> CheckedRun:
+    """Check the task's flags, config, models, credentials and inputs (a `UsageError` says what is wrong).
+
+    `agentic-ds serve` checks a run created over HTTP with this same function, so both say the same."""
+    from agentic_ds.config.models import parse_model_flags, resolve_models
+    from agentic_ds.config.settings import load_settings
+    from agentic_ds.runs.input_check import check_inputs
+    from agentic_ds.runs.pricing import unpriced_models
+    from agentic_ds.runs.workdir import validate_inputs
+
+    if options.approve_plan and options.mode != "orchestrated":
+        raise UsageError("--approve-plan needs --mode orchestrated: simple mode makes no plan to approve",
+                         hint="pass --mode orchestrated, or leave out --approve-plan")
     settings = load_settings(
         Path(options.config) if options.config else None,
         settings_overrides(options, parse_model_flags(options.models)),
@@ -117,22 +161,16 @@ def _run(options: RunOptions, stop: StopSignals) -> int:
     check_inputs(planned)
     check_sandbox(settings.sandbox.mode, models.choices["coder"])
     check_bundled()
-    unpriced = unpriced_models(models, settings)
+    return CheckedRun(task=task, mode=options.mode, settings=settings, models=models, paths=paths, planned=planned,
+                      unpriced=unpriced_models(models, settings))
 
-    renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
-    renderer.models(models, unpriced)
-    workspace = create_run_dir(settings.workdir, task)
-    inputs = copy_inputs(paths, workspace)
-    renderer.run_started(workspace.root, inputs)
-    export_dotenv_credentials()
 
-    from agentic_ds.workflow.runner import RunRequest
+def create_run(checked: CheckedRun) -> tuple[Workspace, list[str]]:
+    """The new run directory, with the inputs copied in; their run-relative paths."""
+    from agentic_ds.runs.workdir import copy_inputs, create_run_dir
 
-    request = RunRequest(
-        task=task, mode=options.mode, workspace=workspace, settings=settings, models=models,
-        skipped_inputs=refused_inputs(planned),
-    )
-    return drive(request, renderer, stop, debug=options.debug)
+    workspace = create_run_dir(checked.settings.workdir, checked.task)
+    return workspace, copy_inputs(checked.paths, workspace)
 
 
 def drive(request: RunRequest, renderer: Any, stop: StopSignals, *, debug: bool) -> int:

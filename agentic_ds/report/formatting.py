@@ -14,6 +14,8 @@ STATUS_MEANING = {
     RunStatus.FAILED: "the run could not produce an answer",
     RunStatus.INTERRUPTED: "the run was stopped before it finished; what it did so far is kept",
     RunStatus.RUNNING: "the run is still going, or stopped without recording its end",
+    RunStatus.QUEUED: "the run waits for its turn in `agentic-ds serve`'s queue; nothing has run yet",
+    RunStatus.AWAITING_APPROVAL: "the plan waits for a decision (`agentic-ds approve RUN`); no stage has run yet",
     RunStatus.UNKNOWN: "no readable run record (run.json) was found",
 }
 

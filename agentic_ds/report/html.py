@@ -28,6 +28,8 @@ _STATUS_TONE = {
     RunStatus.INCOMPLETE: "warn",
     RunStatus.INTERRUPTED: "warn",
     RunStatus.RUNNING: "neutral",
+    RunStatus.QUEUED: "neutral",
+    RunStatus.AWAITING_APPROVAL: "neutral",
     StageStatus.PENDING: "neutral",
     RunStatus.FAILED: "bad",
 }

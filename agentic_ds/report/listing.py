@@ -27,6 +27,7 @@ class RunSummary:
     wall_s: float | None
     total_usd: float | None
     has_report: bool
+    title: str = ""          # a short title, when the run recorded one (run.json's `title`)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -55,6 +56,7 @@ def summarize_run(path: Path) -> RunSummary:
         wall_s=record.wall_s if record.wall_s is not None else duration_s(record.started_at, record.ended_at or ""),
         total_usd=record.cost.total_usd,
         has_report=(path / "report.html").is_file(),
+        title=" ".join(str(getattr(record, "title", "") or "").split()),
     )
 
 

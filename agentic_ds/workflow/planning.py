@@ -14,7 +14,7 @@ from agentic_ds.evidence.coverage import cover, render_asks
 from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.schema import PlanFile, PlannedStage, RunStatus, criteria_out, stages_out
 from agentic_ds.state import ParsedPlan
-from agentic_ds.workflow import plan_state
+from agentic_ds.workflow import plan_gate, plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import GiveUp, error_key
@@ -38,13 +38,15 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
 
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         again = (state.get(S.PLAN_ROUND) or 1) > 1
+        notes = plan_gate.render_notes(state)   # a person's edits of an earlier plan (--approve-plan)
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "input_problems": _problems(state),
             "asks": render_asks(task_asks(state.get(S.TASK))),
-            "previous_plan": state.get(S.PLAN_TEXT) or "" if again else "",
+            "previous_plan": state.get(S.PLAN_TEXT) or "" if again or notes else "",
             "review": state.get(S.PLAN_REVIEW) or "" if again else "",
+            "user_notes": notes,
             "max_stages": settings.loops.max_stages,
         }
 

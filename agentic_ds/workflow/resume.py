@@ -24,6 +24,7 @@ from agentic_ds import state as S
 from agentic_ds.errors import UsageError
 from agentic_ds.runs import safe_files
 from agentic_ds.schema import (
+    PlanDecision,
     RunRecord,
     StageRecord,
     StageStatus,
@@ -33,6 +34,11 @@ from agentic_ds.schema import (
 )
 
 SESSION_FILE = "session.db"
+_DECIDED = {
+    "approve": "the plan was approved: the stages run",
+    "edit": "the plan was sent back with the user's notes: the planner revises it",
+    "stop": "the plan was not approved: the run stops",
+}
 START_AGAIN = "start the analysis again with `agentic-ds run`"
 
 
@@ -44,6 +50,7 @@ class ResumePoint:
     record: RunRecord
     session_id: str
     state: dict[str, Any]
+    decision: PlanDecision | None = None    # a person's decision on the plan the run waits with (--approve-plan)
 
     def __post_init__(self) -> None:
         self.context_before = dict(self.record.context)   # run.json's `context` as earlier attempts left it
@@ -62,6 +69,10 @@ class ResumePoint:
         delta: dict[str, Any] = {S.RUN_STATUS: None, S.STATUS_REASON: None, S.CURRENT_STAGE: None}
         if again != stages:
             delta[S.STAGES] = stages_out(again)
+        if self.decision is not None:
+            from agentic_ds.workflow import plan_gate
+
+            delta.update(plan_gate.decide(self.state, self.decision))
         return delta
 
     def run_config(self, run_config: Any) -> Any:
@@ -82,7 +93,7 @@ class ResumePoint:
         if self.state.get(S.DATA_PROFILE):
             kept.append("the inputs' profile")
         stages = self.stages
-        if stages:
+        if stages and not (self.decision is not None and self.decision.decision == "edit"):
             kept.append("the plan")
         finished = [f"{i + 1} ({s.status.value})" for i, s in enumerate(stages) if s.status.finished]
         if finished:
@@ -91,16 +102,29 @@ class ResumePoint:
             kept.append("the validated answer")
         text = f"resumed (attempt {attempt})"
         text += ": kept " + _join(kept) if kept else ": nothing was finished, so it starts over"
+        if self.decision is not None:
+            text += "; " + _DECIDED[self.decision.decision]
         again = [f"stage {i + 1} ({s.title}) runs again from its start" for i, s in enumerate(stages)
                  if s.status is StageStatus.RUNNING]
         return text + ("; " + "; ".join(again) if again else "")
 
 
+class NotStarted(UsageError):
+    """The run was prepared (queued by `agentic-ds serve`) and never started: `resume` starts it from its record."""
+
+    def __init__(self, record: RunRecord) -> None:
+        super().__init__(f"run {record.id} has not started yet")
+        self.record = record
+
+
 async def find_resume_point(root: Path) -> ResumePoint:
-    """The resume point of run `root`, or a `UsageError` saying why it cannot be resumed.
+    """The resume point of run `root`, or a `UsageError` saying why it cannot be resumed (`NotStarted` for a run
+    that was prepared and never started).
 
     The caller holds the run's lock (`run_lock.acquire`), so a run recorded as `running` has died."""
     record = _read_record(root)
+    if not record.started_at and safe_files.file_problem(root / SESSION_FILE, root=root) == "missing" and record.task:
+        raise NotStarted(record)
     if record.status.answered:
         raise UsageError(
             f"run {root.name} {record.status.label}: there is nothing to resume",

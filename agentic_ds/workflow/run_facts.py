@@ -16,6 +16,7 @@ from agentic_ds.schema import (
     Attempt,
     CallsSummary,
     ModelCallsSummary,
+    PlanApproval,
     RunRecord,
     RunStatus,
     SkippedInput,
@@ -46,7 +47,16 @@ def new_record(request: RunRequest) -> RunRecord:
         skipped_inputs=read_records(SkippedInput, request.skipped_inputs),
         settings=settings_record(request.settings),
         attempts=[Attempt(started_at=started_at)],
+        approval=PlanApproval(required=True) if request.approve_plan else None,
     )
+
+
+def queued_record(request: RunRequest) -> RunRecord:
+    """run.json of a run prepared and waiting for its turn (`agentic-ds serve`): what `agentic-ds resume` needs to
+    start it (task, mode, models, settings, inputs), no attempt yet."""
+    record = new_record(request)
+    record.status, record.started_at, record.attempts = RunStatus.QUEUED, "", []
+    return record
 
 
 def usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:

@@ -31,6 +31,7 @@ from agentic_ds.runs.stop_signals import StopSignals
 from agentic_ds.schema import (
     CriterionRecord,
     FinalAnswer,
+    PlanApproval,
     RunRecord,
     RunStatus,
     SkippedInput,
@@ -56,6 +57,7 @@ class RunRequest:
     models: Any                    # agentic_ds.config.models.RoleModels
     skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
     resume: Any = None             # agentic_ds.workflow.resume.ResumePoint: continue the run it describes
+    approve_plan: bool = False     # the plan waits for a person before any stage runs (workflow/plan_gate.py)
 
 
 @dataclass
@@ -166,10 +168,10 @@ async def _open_session(request: RunRequest, service: Any, run_config: Any) -> t
     """The session to run in, the state change the run starts with, and the run config."""
     if request.resume is not None:
         return request.resume.session_id, request.resume.state_delta(), request.resume.run_config(run_config)
-    session = await service.create_session(
-        app_name=APP_NAME, user_id=USER_ID,
-        state={S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)},
-    )
+    state: dict[str, Any] = {S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)}
+    if request.approve_plan:
+        state[S.PLAN_APPROVAL] = PlanApproval(required=True).model_dump(mode="json")
+    session = await service.create_session(app_name=APP_NAME, user_id=USER_ID, state=state)
     return session.id, None, run_config
 
 
@@ -248,6 +250,8 @@ async def _finish(
     record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER)) or _no_answer(request.task, reason)
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
+    if state.get(S.PLAN_APPROVAL):
+        record.approval = read_model(PlanApproval, state[S.PLAN_APPROVAL])
     if assembled is not None:
         usage_into(record, assembled, request)
         record.warnings += [w for w in assembled.extra_warnings() if w not in record.warnings]

@@ -4,7 +4,8 @@ Each entry tests session state and gives None (not done) or the status line to s
 the agent's `before_agent_callback` answers with that line instead of the agent running (ADK's own way to skip
 an agent). A new run never meets these conditions; a resumed one (`workflow/resume.py`) keeps the inputs'
 profile, the plan and a validated simple-mode answer. The stage orchestrator skips finished stages itself (it
-runs only pending ones), and the summary always runs again.
+runs only pending ones), and the summary always runs again. Once the plan gate closed in an invocation (the plan
+waits for a person, or was stopped: `workflow/plan_gate.py`), every agent after it is skipped silently.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from google.adk.agents import BaseAgent
 from google.genai import types
 
 from agentic_ds import state as S
+from agentic_ds.workflow import plan_gate
 
 
 def _planned(state: Mapping[str, Any]) -> bool:
@@ -36,13 +38,11 @@ DONE: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
 
 
 def attach(agent: BaseAgent) -> None:
-    """Give `agent` its skip, when it has one: before it runs, a check of what state records as done."""
-    done = DONE.get(agent.name)
-    if done is None:
-        return
+    """Give `agent` its skip: before it runs, a check of what state records as done, and of the plan gate."""
+    done = DONE.get(agent.name, lambda state: None)
 
     def skip_when_done(callback_context: Any) -> types.Content | None:
-        text = done(callback_context.state)
+        text = "" if plan_gate.held(callback_context.state) else done(callback_context.state)
         if text is None:
             return None
         return types.Content(role="model", parts=[types.Part(text=text)] if text else [])

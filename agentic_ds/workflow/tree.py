@@ -12,7 +12,7 @@ from collections.abc import Callable
 from google.adk.agents import BaseAgent
 
 from agentic_ds.agent_table import ROOT, Mode, children
-from agentic_ds.workflow import skip_done
+from agentic_ds.workflow import plan_gate, skip_done
 from agentic_ds.workflow.agents import loop_agent
 from agentic_ds.workflow.answer import EvidenceCheck, build_answer_validator
 from agentic_ds.workflow.checking import build_criteria_checker, build_stage_reflector
@@ -72,6 +72,8 @@ def build_tree(services: RunServices, mode: Mode) -> BaseAgent:
         else:
             built = LEAVES[name](services, mode)
         skip_done.attach(built)   # a resumed run skips what its session records as done
+        if name == plan_gate.GATED:
+            plan_gate.attach(built, services.workspace.root.name)   # --approve-plan: the plan waits here
         return built
 
     return build(ROOT)
