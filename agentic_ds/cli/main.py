@@ -215,3 +215,7 @@ approval.approve_command.help = inspect.cleandoc(approval.approve_command.help o
 from agentic_ds.cli import eval as eval_cli  # noqa: E402 - `eval` lives in its own module
 
 eval_cli.register(main)
+
+from agentic_ds.cli import serve  # noqa: E402 - `serve` lives in its own module
+
+serve.register(main)

@@ -1,0 +1,242 @@
+"""The server's child processes: at most `max_runs` at once, the rest waiting in the queue, each run in its own
+`agentic-ds` process.
+
+A child is `python -m agentic_ds resume|approve RUN --json` (`queue.Job.argv`) in the server's working directory
+and environment (its configuration, `.env` and API keys are the server's), in its own session, its standard output
+discarded (the run writes events.jsonl) and its standard error kept in `<workdir>/.serve/logs/`. On Linux the child
+is also told to receive SIGTERM when the server dies (`PR_SET_PDEATHSIG`), so a server that is killed leaves its
+runs stopped cleanly, as SIGTERM stops a CLI run: `incomplete`, the signal named, reports written, resumable.
+
+Cancelling sends SIGTERM to the child, as a user would; after `grace_s` without an end, its process group is
+killed. What each job ended with is kept in `<workdir>/.serve/jobs/<run>.json` (`last_job` in the API).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentic_ds.runs import safe_files
+from agentic_ds.schema import RunRecord, RunStatus, now_iso, read_model
+from agentic_ds.server.queue import Job, JobQueue
+
+STDERR_TAIL_BYTES = 4000
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass
+class Active:
+    """A job whose process is starting or running."""
+
+    job: Job
+    process: asyncio.subprocess.Process | None = None
+    cancelled: bool = False
+    started_at: str = ""
+
+
+class Supervisor:
+    def __init__(self, workdir: Path, max_runs: int, *, config: str | None = None, grace_s: float = 30.0) -> None:
+        self.workdir = workdir
+        self.state_dir = workdir / ".serve"
+        self.queue = JobQueue(self.state_dir / "queue")
+        self.max_runs = max_runs
+        self.config = config
+        self.grace_s = grace_s
+        self.active: dict[str, Active] = {}
+        self.on_change: Callable[[], None] = lambda: None
+        self._waiters: set[asyncio.Task[None]] = set()
+        self._stopping = False
+
+    # -- what the API reads ------------------------------------------------------------------------
+    def dispatch_of(self, run_id: str) -> tuple[str, Job] | None:
+        """("running", job) while the run's process works, ("queued", job) while its job waits, else None."""
+        if run_id in self.active:
+            return "running", self.active[run_id].job
+        job = self.queue.find(run_id)
+        return ("queued", job) if job is not None else None
+
+    def busy(self, run_id: str) -> bool:
+        return self.dispatch_of(run_id) is not None
+
+    def last_job(self, run_id: str) -> dict[str, Any] | None:
+        path = self.state_dir / "jobs" / f"{run_id}.json"
+        try:
+            data = json.loads(safe_files.read_text(path, root=self.state_dir))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def start(self, queued_runs: list[str]) -> list[str]:
+        """Load the queue a previous server left and queue every prepared run that has no job; start what fits.
+        Returns the queue files that could not be read."""
+        problems = self.queue.load()
+        for job in list(self.queue.jobs):
+            if not (self.workdir / job.run_id / "run.json").is_file():
+                self.queue.drop(job)   # its run directory is gone
+        for run_id in queued_runs:
+            if self.queue.find(run_id) is None:
+                self.queue.push(Job(run_id=run_id, action="start"))
+        self.kick()
+        return problems
+
+    def submit(self, job: Job) -> None:
+        self.queue.push(job)
+        self.on_change()
+        self.kick()
+
+    def kick(self) -> None:
+        """Start waiting jobs while there are free slots."""
+        while not self._stopping and len(self.active) < self.max_runs and self.queue.jobs:
+            job = self.queue.jobs[0]
+            self.queue.drop(job)
+            self.active[job.run_id] = Active(job=job, started_at=now_iso())
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._waiters.add(task)
+            task.add_done_callback(self._waiters.discard)
+        self.on_change()
+
+    async def cancel(self, run_id: str) -> str:
+        """Stop the run's job: "dequeued" (it was waiting) or "signalled" (its process got SIGTERM); "" if none."""
+        job = self.queue.find(run_id)
+        if job is not None:
+            self.queue.drop(job)
+            self.on_change()
+            return "dequeued"
+        active = self.active.get(run_id)
+        if active is None:
+            return ""
+        active.cancelled = True
+        if active.process is not None:
+            self._signal(active.process, signal.SIGTERM)
+        return "signalled"
+
+    async def shutdown(self) -> None:
+        """Stop every child as SIGTERM stops a run (they end resumable), then wait; kill what outlives the grace."""
+        self._stopping = True
+        for active in self.active.values():
+            active.cancelled = True
+            if active.process is not None:
+                self._signal(active.process, signal.SIGTERM)
+        if self._waiters:
+            await asyncio.wait(set(self._waiters), timeout=self.grace_s + 10)
+
+    # -- one job -----------------------------------------------------------------------------------
+    async def _run(self, job: Job) -> None:
+        active = self.active[job.run_id]
+        run_dir = self.workdir / job.run_id
+        log_dir = self.state_dir / "logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log_path = log_dir / f"{job.run_id}.log"
+        code: int | None = None
+        try:
+            argv = [sys.executable, "-m", "agentic_ds", *job.argv(run_dir)]
+            if self.config:
+                argv += ["--config", self.config]
+            with safe_files.open_append(log_path, root=log_dir, text=False) as log:
+                log.write(f"\n== {now_iso()} {' '.join(argv[2:])}\n".encode())
+                active.process = await asyncio.create_subprocess_exec(
+                    *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL, stderr=log,
+                    start_new_session=True, preexec_fn=_dies_with_server(),
+                )
+            if active.cancelled:   # cancelled while it was starting
+                self._signal(active.process, signal.SIGTERM)
+            await _feed(active.process, job.stdin)
+            code = await self._wait(active.process, active)
+        except OSError as exc:
+            _append(log_path, log_dir, f"could not start: {exc}\n")
+        finally:
+            self._finished(job, code, log_path, log_dir)
+
+    async def _wait(self, process: asyncio.subprocess.Process, active: Active) -> int:
+        while True:
+            try:
+                return await asyncio.wait_for(process.wait(), timeout=self.grace_s if active.cancelled else None)
+            except TimeoutError:   # asked to stop, still going after the grace: kill it with all it started
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+
+    def _finished(self, job: Job, code: int | None, log_path: Path, log_dir: Path) -> None:
+        active = self.active.pop(job.run_id, None)
+        tail = _tail(log_path, log_dir)
+        result = {"action": job.action, "exit_code": code, "started_at": active.started_at if active else "",
+                  "ended_at": now_iso(), "cancelled": bool(active and active.cancelled), "stderr_tail": tail}
+        with contextlib.suppress(OSError):
+            jobs = self.state_dir / "jobs"
+            jobs.mkdir(parents=True, exist_ok=True)
+            safe_files.write_json(jobs / f"{job.run_id}.json", result, root=jobs)
+        if job.action == "start":
+            _never_started(self.workdir / job.run_id, code, bool(active and active.cancelled), tail)
+        self.kick()
+
+    @staticmethod
+    def _signal(process: asyncio.subprocess.Process, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(sig)
+
+
+def _never_started(run_dir: Path, code: int | None, cancelled: bool, tail: str) -> None:
+    """A start job whose process ended with the run still `queued` (refused, killed before it began, cancelled):
+    the run says so, and `agentic-ds resume` can still start it."""
+    try:
+        record = read_model(RunRecord, json.loads(safe_files.read_text(run_dir / "run.json", root=run_dir)))
+    except (OSError, ValueError):
+        return
+    if record is None or record.status is not RunStatus.QUEUED:
+        return
+    last = " ".join(line for line in tail.splitlines() if line.startswith(("error:", "hint:")))[-600:]
+    if cancelled:
+        record.status, record.reason = RunStatus.INCOMPLETE, "cancelled before it started"
+    else:
+        record.status = RunStatus.FAILED
+        record.reason = f"its process ended before the run started (exit code {code}): {last or 'no error given'}"
+    record.reason += f"; `agentic-ds resume {run_dir.name}` starts it"
+    record.save(run_dir / "run.json")
+
+
+async def _feed(process: asyncio.subprocess.Process, text: str) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        process.stdin.write(text.encode("utf-8"))
+        await process.stdin.drain()
+    process.stdin.close()
+
+
+def _dies_with_server() -> Callable[[], None] | None:
+    """A pre-exec hook that makes the child get SIGTERM when the server process dies (Linux), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl   # looked up before the fork: the hook only calls it
+    server = os.getpid()
+
+    def hook() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != server:   # the server died before the hook ran
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return hook
+
+
+def _tail(path: Path, root: Path) -> str:
+    try:
+        with safe_files.open_read(path, root=root) as handle:
+            size = handle.seek(0, 2)
+            handle.seek(max(0, size - STDERR_TAIL_BYTES))
+            return handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _append(path: Path, root: Path, text: str) -> None:
+    with contextlib.suppress(OSError), safe_files.open_append(path, root=root) as handle:
+        handle.write(text)
