@@ -21,6 +21,12 @@ because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhe
   an instruction it puts into the contents (fenced, markers in the text elided), so the per-call part of a
   prompt (`context/per_call.py`) reads to a model, and to the offline model, as ADK's own does.
 - `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
+
+Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
+(`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
+path: the ones that would run an agent inside the server (`/run`, `/run_sse`, `/run_live`: a run here is its own
+process with its own session.db) or change a session, artifact or memory (a run's record is written by its process
+only). `tests/test_server_adk_app.py` lists every route ADK registers, so a route an upgrade adds is decided on.
 """
 
 from __future__ import annotations
