@@ -6,7 +6,6 @@ Every frame is built once per process and must be treated as read-only by caller
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 
 import numpy as np
@@ -27,13 +26,6 @@ def csv(df: pd.DataFrame | pd.Series, index: bool = True) -> str:
 
 def dumps(obj: dict) -> str:
     return json.dumps(obj, indent=2)
-
-
-def fixed_summary(summary: object) -> str:
-    """A statsmodels summary as printed, with its Date and Time lines pinned so the corpus is deterministic."""
-    text = str(summary)
-    text = re.sub(r"(Date:\s+)[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4}", r"\1Mon, 03 Mar 2025", text)
-    return re.sub(r"(Time:\s+)\d{2}:\d{2}:\d{2}", r"\g<1>10:14:22", text)
 
 
 def _sales(n: int, seed: int) -> pd.DataFrame:

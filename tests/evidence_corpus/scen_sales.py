@@ -7,9 +7,9 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from . import data
+from . import data, stats
 from .common import LOAD, Scenario, cell
-from .data import csv, dumps, fixed_summary, shown
+from .data import csv, dumps, shown
 
 SALES = "inputs/sales.csv"
 
@@ -48,13 +48,11 @@ def regions() -> Scenario:
 
 @cache
 def drivers() -> Scenario:
-    import statsmodels.api as sm
-
     df = data.sales()
     cols = ["discount_pct", "ad_spend", "price"]
-    model = sm.OLS(df["revenue"], sm.add_constant(df[cols])).fit()
+    model = stats.ols(df["revenue"], df[cols])
     coefs = pd.DataFrame({"coef": model.params, "std_err": model.bse, "p_value": model.pvalues})
-    fit = {"r_squared": model.rsquared, "adj_r_squared": model.rsquared_adj, "n": int(model.nobs)}
+    fit = {"r_squared": model.rsquared, "adj_r_squared": model.info["adj_r2"], "n": model.nobs}
     corr = df[cols + ["revenue"]].corr()["revenue"].drop("revenue").sort_values(ascending=False)
     cells = (
         load_cell(df),
@@ -64,7 +62,7 @@ def drivers() -> Scenario:
              "print(corr.sort_values(ascending=False))", shown(corr), stage=2),
         cell("import statsmodels.api as sm\n\nX = sm.add_constant(df[['discount_pct', 'ad_spend', 'price']])\n"
              "model = sm.OLS(df['revenue'], X).fit()\nprint(model.summary())",
-             shown(fixed_summary(model.summary())), stage=3),
+             shown(model.summary()), stage=3),
         cell("import json\n\ncoefs = pd.DataFrame({'coef': model.params, 'std_err': model.bse, "
              "'p_value': model.pvalues})\ncoefs.to_csv('outputs/revenue_drivers.csv')\nprint(model.pvalues)\n"
              "with open('outputs/model_fit.json', 'w') as f:\n"
@@ -77,7 +75,7 @@ def drivers() -> Scenario:
         task="What drives revenue, and how strongly?",
         cells=cells, inputs=sales_input(),
         facts={"coef": model.params, "p": model.pvalues, "se": model.bse, "r2": model.rsquared,
-               "adj_r2": model.rsquared_adj, "corr": corr, "n": int(model.nobs)},
+               "adj_r2": model.info["adj_r2"], "corr": corr, "n": model.nobs},
     )
 
 
