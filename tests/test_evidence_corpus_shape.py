@@ -8,7 +8,6 @@ import bisect
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -127,20 +126,23 @@ def test_big_outputs_and_stages(corpus: list[Case]) -> None:
 
 
 def test_builds_fast_in_a_fresh_process_and_writes_nothing(tmp_path: Path) -> None:
-    code = ("import time; t = time.perf_counter(); from tests.evidence_corpus.cases import all_cases; "
-            "all_cases(); print(time.perf_counter() - t)")
-    started = time.perf_counter()
+    """Under 10 s of CPU, imports included (the wall clock also counts other people's load on a shared machine,
+    so it gets a looser bound), and nothing is written to the working directory."""
+    code = ("import time; w, c = time.perf_counter(), time.process_time(); "
+            "from tests.evidence_corpus.cases import all_cases; all_cases(); "
+            "print(time.process_time() - c, time.perf_counter() - w)")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(ROOT)},
-                         capture_output=True, text=True, timeout=60, check=True)
-    assert float(out.stdout.strip()) < 10, out.stdout
-    assert time.perf_counter() - started < 15
+                         capture_output=True, text=True, timeout=300, check=True)
+    cpu, wall = map(float, out.stdout.split())
+    assert cpu < 10, out.stdout
+    assert wall < 60, out.stdout
     assert list(tmp_path.iterdir()) == []
 
 
 def test_deterministic(corpus: list[Case]) -> None:
     again = subprocess.run([sys.executable, "-c", "from tests.evidence_corpus.cases import all_cases; import hashlib;"
                             "print(hashlib.sha256(repr(all_cases()).encode()).hexdigest())"],
-                           cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+                           cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     import hashlib
 
     assert hashlib.sha256(repr(corpus).encode()).hexdigest() == again.stdout.strip()
@@ -206,7 +208,7 @@ def test_rejected_figures_are_really_missing(corpus: list[Case]) -> None:
         if case.id in COINCIDENCES:
             figure = COINCIDENCES[case.id]
             assert figure in case.answer, case.id
-            assert any(figure in c.output for c in case.cells if c.ok and len(c.output) >= MB), case.id
+            assert any(figure.replace(",", "") in c.output for c in case.cells if c.ok and len(c.output) >= MB), case.id
             continue
         missing = untraced(case, case.answer, []) + [
             f for p in case.parts if not case.answered[p.id] for f in untraced(case, p.answer, p.files)]

@@ -10,7 +10,7 @@ import pandas as pd
 
 from . import data
 from .common import LOAD, Scenario, cell
-from .data import csv, dumps, shown
+from .data import csv, csv_rows, dumps, frame_text, shown
 
 
 @cache
@@ -21,7 +21,7 @@ def channels() -> Scenario:
     ratio = float(by.loc["Online", "mean"] / by.loc["Retail", "mean"])
     cells = (
         cell(LOAD.format(path="inputs/orders_2023_2024.csv"), shown(df.shape, df.head())),
-        cell("print(df.to_string())", shown(df.to_string())),
+        cell("print(df.to_string())", shown(frame_text(df))),
         cell("by = df.groupby('channel')['revenue'].agg(['sum', 'mean', 'count'])\nprint(by)\n"
              "diff = by.loc['Online', 'mean'] - by.loc['Retail', 'mean']\n"
              "ratio = by.loc['Online', 'mean'] / by.loc['Retail', 'mean']\n"
@@ -31,7 +31,7 @@ def channels() -> Scenario:
              {"outputs/channel_summary.csv": csv(by.assign(diff_vs_retail=by["mean"] - by.loc["Retail", "mean"]))}),
     )
     return Scenario(task="Which sales channel brings more revenue per order, and by how much?", cells=cells,
-                    inputs={"inputs/orders_2023_2024.csv": csv(df, index=False)},
+                    inputs={"inputs/orders_2023_2024.csv": csv_rows(df)},
                     facts={"by": by, "diff": diff, "ratio": ratio})
 
 
@@ -43,7 +43,7 @@ def sensors() -> Scenario:
     table = means.assign(z=z).sort_values("z", ascending=False)
     cells = (
         cell(LOAD.format(path="inputs/sensor_readings.csv"), shown(df.shape, df.head()), stage=1),
-        cell("print(df.to_string())", shown(df.to_string()), stage=1),
+        cell("print(df.to_string())", shown(frame_text(df)), stage=1),
         cell("means = df.groupby('sensor')['temp_c'].agg(['mean', 'std', 'max'])\n"
              "means['z'] = (means['mean'] - means['mean'].mean()) / means['mean'].std()\n"
              "means = means.sort_values('z', ascending=False)\nprint(means.round(3))\n"
@@ -51,7 +51,7 @@ def sensors() -> Scenario:
              shown(table.round(3)), {"outputs/sensor_summary.csv": csv(table)}, stage=2),
     )
     return Scenario(task="What is the average temperature of each sensor, and which sensor runs abnormally hot?",
-                    cells=cells, inputs={"inputs/sensor_readings.csv": csv(df, index=False)},
+                    cells=cells, inputs={"inputs/sensor_readings.csv": csv_rows(df)},
                     facts={"table": table, "hot": str(table.index[0])})
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from . import data
 from .common import LOAD, Scenario, cell
-from .data import csv, dumps, shown
+from .data import csv, csv_rows, dumps, shown
 
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
@@ -35,7 +35,7 @@ def traffic() -> Scenario:
              {"outputs/visits_by_weekday.csv": csv(table)}),
     )
     return Scenario(task="Is there a weekly pattern in site visits, and which day of the week peaks?", cells=cells,
-                    inputs={"inputs/visits.csv": csv(df, index=False)},
+                    inputs={"inputs/visits.csv": csv_rows(df)},
                     facts={"by_day": by_day, "index": table["index"], "overall": overall,
                            "peak": str(by_day.idxmax()), "low": str(by_day.idxmin())})
 
@@ -62,7 +62,7 @@ def salaries() -> Scenario:
              stage=3),
     )
     return Scenario(task="How do salaries differ by department, and is there a gender pay gap?", cells=cells,
-                    inputs={"inputs/employees.csv": csv(df, index=False)},
+                    inputs={"inputs/employees.csv": csv_rows(df)},
                     facts={"by_dept": by_dept, "pivot": pivot, "gap": overall_gap})
 
 
@@ -90,7 +90,7 @@ def orders() -> Scenario:
     )
     return Scenario(task="What share of revenue comes from returning customers, and how does their average order "
                          "differ from new customers'?", cells=cells,
-                    inputs={"inputs/orders.csv": csv(df, index=False)}, facts=res)
+                    inputs={"inputs/orders.csv": csv_rows(df)}, facts=res)
 
 
 @cache
@@ -132,4 +132,4 @@ def forecast() -> Scenario:
     )
     return Scenario(task="What revenue should we expect next month (January 2024), and how accurate is the "
                          "forecast?", cells=cells,
-                    inputs={"inputs/monthly_revenue.csv": csv(df, index=False)}, facts=res | {"test": test})
+                    inputs={"inputs/monthly_revenue.csv": csv_rows(df)}, facts=res | {"test": test})

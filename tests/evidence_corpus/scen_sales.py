@@ -9,7 +9,7 @@ import pandas as pd
 
 from . import data, stats
 from .common import LOAD, Scenario, cell
-from .data import csv, dumps, shown
+from .data import csv, csv_rows, dumps, shown
 
 SALES = "inputs/sales.csv"
 
@@ -20,7 +20,7 @@ def load_cell(df: pd.DataFrame, path: str = SALES, stage: int = 1):
 
 @cache
 def sales_input() -> dict[str, str]:
-    return {SALES: csv(data.sales(), index=False)}
+    return {SALES: csv_rows(data.sales())}
 
 
 @cache

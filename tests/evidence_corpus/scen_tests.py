@@ -9,7 +9,7 @@ import pandas as pd
 
 from . import data, stats
 from .common import LOAD, Scenario, cell
-from .data import csv, dumps, shown
+from .data import csv, csv_rows, dumps, shown
 
 
 def _load(df: pd.DataFrame, path: str):
@@ -37,7 +37,7 @@ def ab() -> Scenario:
              {"outputs/ab_result.json": dumps(res)}, stage=3),
     )
     return Scenario(task="Did the new checkout page (B) raise conversion, and by how much?", cells=cells,
-                    inputs={"inputs/ab_test.csv": csv(df, index=False)}, facts=res | {"n": rates["count"]})
+                    inputs={"inputs/ab_test.csv": csv_rows(df)}, facts=res | {"n": rates["count"]})
 
 
 @cache
@@ -62,7 +62,7 @@ def churn() -> Scenario:
              shown(model.summary()), {"outputs/churn_logit.csv": csv(coefs)}, stage=3),
     )
     return Scenario(task="Which customers churn the most, and what is the overall churn rate?", cells=cells,
-                    inputs={"inputs/customers.csv": csv(df, index=False)},
+                    inputs={"inputs/customers.csv": csv_rows(df)},
                     facts={"overall": overall, "by": by, "coef": model.params, "odds": np.exp(model.params),
                            "p": model.pvalues, "n": len(df)})
 
@@ -83,7 +83,7 @@ def houses() -> Scenario:
              shown(by.round(0)), {"outputs/price_by_neighbourhood.csv": csv(by)}),
     )
     return Scenario(task="What are the mean and median house prices, and how do they differ by neighbourhood?",
-                    cells=cells, inputs={"inputs/houses.csv": csv(df, index=False)},
+                    cells=cells, inputs={"inputs/houses.csv": csv_rows(df)},
                     facts={"mean": float(desc["mean"]), "median": med, "by": by, "std": float(desc["std"])})
 
 
@@ -115,5 +115,5 @@ def trial() -> Scenario:
              f"Welch t = {t:.3f}, p = {p:.2e}\n", {"outputs/trial_result.json": dumps(res)}, stage=3),
     )
     return Scenario(task="Does the drug lower systolic blood pressure more than placebo, and is the difference "
-                         "significant?", cells=cells, inputs={"inputs/trial.csv": csv(df, index=False)},
+                         "significant?", cells=cells, inputs={"inputs/trial.csv": csv_rows(df)},
                     facts=res | {"std": agg["std"]})
