@@ -16,7 +16,7 @@ from typing import get_args
 import pytest
 
 from tests.evidence_corpus.case import Case, Category
-from tests.evidence_corpus.cases import COINCIDENCES, all_cases
+from tests.evidence_corpus.cases import COINCIDENCES, SIGN_FLIPS, all_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 MINIMUM = {"correct": 35, "invented": 15, "small_integers": 10, "derived": 10, "misquoted": 10, "multipart": 15,
@@ -224,7 +224,7 @@ def test_small_integer_answers_state_no_figure(corpus: list[Case]) -> None:
 
 def test_misquoted_evidence_really_misstates(corpus: list[Case]) -> None:
     """A criterion that does not hold although its quote would show it: a cited file no cell that ran wrote, a
-    quoted figure not in the cited files, or a named column not in them."""
+    quoted figure not in the cited files, a named column not in them, or a listed sign flip."""
     for case in corpus:
         files = written_ok(case)
         for crit in case.criteria:
@@ -234,7 +234,9 @@ def test_misquoted_evidence_really_misstates(corpus: list[Case]) -> None:
             texts = [files[p] for p in cited if p in files]
             bad_figure = any(not found_in(forms, texts) for _, forms in figures(crit.evidence, case.task))
             bad_column = any(not any(col in t for t in texts) for col in re.findall(r"`(\w+)`", crit.evidence))
-            flawed = missing_file or bad_figure or bad_column
+            flip = SIGN_FLIPS.get(case.id)  # a figure quoted with the wrong sign: the scan compares magnitudes
+            bad_sign = bool(flip) and flip[0] in crit.evidence and any(flip[1] in t for t in texts)
+            flawed = missing_file or bad_figure or bad_column or bad_sign
             if crit.holds:
                 assert not flawed, f"{case.id}/{crit.id} holds, yet its evidence is flawed"
             elif crit.shows:

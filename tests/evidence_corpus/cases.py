@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from .case import Case
 from .cases_invented import COINCIDENCES
+from .cases_misquoted import SIGN_FLIPS
 
-__all__ = ["COINCIDENCES", "all_cases"]
+__all__ = ["COINCIDENCES", "SIGN_FLIPS", "all_cases"]
 
 
 def all_cases() -> list[Case]:
     """Every case, in a fixed order. Building them also fills COINCIDENCES (invented figures that a megabyte dump
     holds by coincidence), which the corpus's own shape test reads."""
-    from . import cases_correct, cases_correct_more, cases_derived, cases_invented, cases_small
+    from . import cases_correct, cases_correct_more, cases_derived, cases_invented, cases_misquoted, cases_small
 
     out: list[Case] = []
-    for module in (cases_correct, cases_correct_more, cases_invented, cases_small, cases_derived):
+    for module in (cases_correct, cases_correct_more, cases_invented, cases_small, cases_derived, cases_misquoted):
         out.extend(module.cases())
     return out
