@@ -31,12 +31,13 @@ def cell(code: str, output: str = "", files: dict[str, str] | None = None, ok: b
     return CellCase(code=code, output=output, ok=ok, files=dict(files or {}), stage=stage)
 
 
-def traceback(code_line: str, error: str, lineno: int = 3) -> str:
+def traceback(code_line: str, error: str, lineno: int = 3, cell_no: int | None = None) -> str:
     """What IPython prints for an uncaught error (colours stripped)."""
+    name = error.split(":")[0]
     return (
         "---------------------------------------------------------------------------\n"
-        f"{error.split(':')[0]}                                  Traceback (most recent call last)\n"
-        f"Cell In[{lineno}], line {lineno}\n"
+        f"{name}{' ' * max(1, 43 - len(name))}Traceback (most recent call last)\n"
+        f"Cell In[{cell_no or lineno}], line {lineno}\n"
         f"----> {lineno} {code_line}\n\n"
         f"{error}\n"
     )
