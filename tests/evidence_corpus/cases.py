@@ -16,14 +16,16 @@ def all_cases() -> list[Case]:
         cases_correct,
         cases_correct_more,
         cases_derived,
+        cases_failed,
         cases_invented,
         cases_misquoted,
         cases_multipart,
+        cases_partial,
         cases_small,
     )
 
     out: list[Case] = []
     for module in (cases_correct, cases_correct_more, cases_invented, cases_small, cases_derived, cases_misquoted,
-                   cases_multipart):
+                   cases_multipart, cases_partial, cases_failed):
         out.extend(module.cases())
     return out

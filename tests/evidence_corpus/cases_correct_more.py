@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .case import Case
-from .common import cell, crit, make, num, part, pct, thousand, times_ten, traceback
+from .common import crit, make, num, part, pct, raised, thousand, times_ten
 from .scen_big import channels, grid, sensors, training
 from .scen_more import forecast, orders, salaries, traffic
 from .scen_sales import drivers, regions
@@ -131,9 +131,9 @@ def _big() -> list[Case]:
 def _retry_and_orchestrated() -> list[Case]:
     d, r, a = drivers(), regions(), ab()
     coef = d["coef"]
-    failed = cell("X = sm.add_constant(df[['discount', 'ad_spend', 'price']])\nmodel = sm.OLS(df['revenue'], X).fit()",
-                  traceback("X = sm.add_constant(df[['discount', 'ad_spend', 'price']])",
-                            "KeyError: \"['discount'] not in index\"", 2), ok=False)
+    failed = raised("import statsmodels.api as sm\n\nX = sm.add_constant(df[['discount', 'ad_spend', 'price']])\n"
+                    "model = sm.OLS(df['revenue'], X).fit()", "KeyError: \"['discount'] not in index\"", 2,
+                    line="X = sm.add_constant(df[['discount', 'ad_spend', 'price']])")
     retry_cells = [d.fresh_cells()[0], failed, *d.fresh_cells()[3:]]
     rev, share = r["rev"], r["share"]
     return [

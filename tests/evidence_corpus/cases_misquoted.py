@@ -4,7 +4,7 @@ that was never written, or one written by a cell that raised. The answers themse
 from __future__ import annotations
 
 from .case import Case
-from .common import cell, crit, make, part, pct, traceback
+from .common import crit, make, part, pct, raised
 from .scen_big import sensors
 from .scen_more import forecast, salaries
 from .scen_sales import drivers, regions
@@ -47,10 +47,9 @@ def cases() -> list[Case]:
     churn_parts = [part("a1", f"Month-to-month customers, {pct(by['Month-to-month'])} of whom churned.",
                         "outputs/churn_by_contract.csv"),
                    part("a2", f"{pct(c['overall'])} overall.")]
-    ab_code = a.cells[2].code + "\nprint(f'95% CI for the lift: {ci_low:.4f} to {ci_high:.4f}')"
-    ab_failed = cell(ab_code, a.cells[2].output + traceback(
-        "print(f'95% CI for the lift: {ci_low:.4f} to {ci_high:.4f}')", "NameError: name 'ci_low' is not defined",
-        ab_code.count("\n") + 1), files=dict(a.cells[2].files), ok=False, stage=3)
+    ab_failed = raised(a.cells[2].code + "\nprint(f'95% CI for the lift: {ci_low:.4f} to {ci_high:.4f}')",
+                       "NameError: name 'ci_low' is not defined", 3, printed=a.cells[2].output,
+                       files=dict(a.cells[2].files), stage=3)
     return [
         make("misquoted-01-r2", "misquoted", d, drv_asks, _drivers_parts(), answered="TT", status="incomplete",
              criteria=[_coef_crit(), crit("c2", "The model's explanatory power is reported",

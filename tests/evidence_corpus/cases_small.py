@@ -78,11 +78,11 @@ def cases() -> list[Case]:
              note="A sensor's name and two small integers; neither its mean 81.22 nor its z-score is stated, and "
                   "the 1.4 MB dump does not change that."),
         make("small-13-orchestrated-twice", "small_integers", g, ["which region's sales grow fastest", "why"],
-             [part("a1", "East grows fastest, roughly twice as fast as Central.", "outputs/growth_by_region.csv"),
-              part("a2", "Because East's ad spend grew in every month of 2024.")],
+             [part("a1", "East grows fastest, roughly 3 times as fast as Central.", "outputs/growth_by_region.csv"),
+              part("a2", "Because East's ad spend rose through 2023 and 2024.")],
              answered="FF", status="incomplete",
              criteria=[crit("c1", "Monthly growth is estimated for every region",
                             f"outputs/growth_by_region.csv has `revenue_growth` for all five regions, East highest "
                             f"at {tab.loc['East', 'revenue_growth']:.4f}.")],
-             note="The criterion holds, but the answer gives only 'twice' and a year: nothing traced."),
+             note="The criterion holds, but the answer gives only '3 times' and years: nothing traced."),
     ]

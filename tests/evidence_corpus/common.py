@@ -43,6 +43,15 @@ def traceback(code_line: str, error: str, lineno: int = 3, cell_no: int | None =
     )
 
 
+def raised(code: str, error: str, cell_no: int, printed: str = "", files: dict[str, str] | None = None,
+           line: str | None = None, stage: int = 1) -> CellCase:
+    """A cell that raised `error` at `line` (its last line unless given), after printing `printed`."""
+    lines = code.splitlines()
+    line = line or lines[-1]
+    lineno = next(i for i, ln in enumerate(lines, 1) if ln.strip() == line.strip())
+    return cell(code, printed + traceback(line.strip(), error, lineno, cell_no), files, ok=False, stage=stage)
+
+
 def asks(*texts: str) -> list[AskCase]:
     return [AskCase(id=f"a{i}", text=t) for i, t in enumerate(texts, 1)]
 

@@ -76,11 +76,11 @@ def houses() -> Scenario:
     cells = (
         _load(df, "inputs/houses.csv"),
         cell("print(df['price'].describe())\nprint('median:', df['price'].median())",
-             shown(desc) + f"median: {med}\n"),
+             shown(desc) + f"median: {med}\n", stage=2),
         cell("by_hood = df.groupby('neighbourhood')['price'].agg(['mean', 'median', 'count'])"
              ".sort_values('median', ascending=False)\nprint(by_hood.round(0))\n"
              "by_hood.to_csv('outputs/price_by_neighbourhood.csv')",
-             shown(by.round(0)), {"outputs/price_by_neighbourhood.csv": csv(by)}),
+             shown(by.round(0)), {"outputs/price_by_neighbourhood.csv": csv(by)}, stage=3),
     )
     return Scenario(task="What are the mean and median house prices, and how do they differ by neighbourhood?",
                     cells=cells, inputs={"inputs/houses.csv": csv_rows(df)},
