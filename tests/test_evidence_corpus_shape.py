@@ -159,6 +159,9 @@ def test_labels_cover_every_ask(corpus: list[Case]) -> None:
         assert case.note, case.id
         assert (case.mode == "orchestrated") == bool(case.criteria), case.id
         assert all(c.shows for c in case.criteria if c.holds), case.id
+        assert all(path.startswith("outputs/") for c in case.cells for path in c.files), case.id
+        assert all(path.startswith("inputs/") for path in case.inputs), case.id
+        assert all(path.startswith("outputs/") for p in case.parts for path in p.files), case.id
 
 
 def test_status_follows_the_rules(corpus: list[Case]) -> None:
@@ -253,3 +256,36 @@ def test_the_scan_itself() -> None:
     assert found_in(figures("p = 3.2 \u00d7 10^-5")[0][1], ["3.214e-05"])
     assert not found_in(figures("45.8%")[0][1], ["0.4567"])
     assert not found_in(figures("71,375")[0][1], ["71374.39"])
+
+
+# ---------------------------------------------------------------- what the cells print is what the libraries print
+def _pinned(summary: object) -> str:
+    text = re.sub(r"(Date:\s+)[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4}", r"\1Mon, 03 Mar 2025", str(summary))
+    return re.sub(r"(Time:\s+)\d{2}:\d{2}:\d{2}", r"\g<1>10:14:22", text)
+
+
+def test_printed_tables_are_what_the_libraries_print() -> None:
+    """The corpus prints summaries and frames with its own fast code; they must be what statsmodels, scipy and
+    pandas print for the same data (statsmodels' Date and Time lines pinned)."""
+    sm = pytest.importorskip("statsmodels.api")
+    from scipy import stats as sps
+    from statsmodels.stats.proportion import proportions_ztest
+
+    from tests.evidence_corpus import data, stats
+
+    sales, churn, houses = data.sales(), data.churn(), data.houses()
+    for y, x in ((sales["revenue"], sales[["discount_pct", "ad_spend", "price"]]),
+                 (houses["price"], houses[["sqft", "age_years"]])):
+        assert stats.ols(y, x).summary() == _pinned(sm.OLS(y, sm.add_constant(x)).fit().summary())
+    x = churn[["tenure_months", "monthly_charges", "support_calls"]]
+    assert stats.logit(churn["churned"], x).summary() == _pinned(
+        sm.Logit(churn["churned"], sm.add_constant(x)).fit(disp=0).summary())
+    trial = data.trial()
+    drug, placebo = (trial.loc[trial["arm"] == arm, "sbp_reduction"] for arm in ("drug", "placebo"))
+    assert stats.welch(drug, placebo) == pytest.approx(tuple(sps.ttest_ind(drug, placebo, equal_var=False)))
+    rates = data.ab().groupby("group")["converted"].agg(["sum", "count"])
+    counts, nobs = rates["sum"].to_numpy(), rates["count"].to_numpy()
+    assert stats.prop_ztest(counts, nobs) == pytest.approx(tuple(proportions_ztest(counts, nobs)))
+    for frame in (sales, houses, data.traffic()):
+        assert data.frame_text(frame) == frame.to_string()
+        assert data.csv_rows(frame) == frame.to_csv(index=False)

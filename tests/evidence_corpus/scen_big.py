@@ -101,7 +101,7 @@ def training() -> Scenario:
              stage=3),
     )
     return Scenario(task="How accurate is the churn classifier on held-out customers, and what is its AUC?",
-                    cells=cells, inputs={}, facts=m | {"cm": cm})
+                    cells=cells, inputs={"inputs/customers.csv": csv_rows(data.churn())}, facts=m | {"cm": cm})
 
 
 @cache
@@ -139,4 +139,5 @@ def grid() -> Scenario:
              stage=3),
     )
     return Scenario(task="Which hyperparameters give the best cross-validated AUC, and what AUC do they reach?",
-                    cells=cells, inputs={}, facts=res | {"n_fits": 5 * len(combos)})
+                    cells=cells, inputs={"inputs/customers.csv": csv_rows(data.churn())},
+                    facts=res | {"n_fits": 5 * len(combos)})
