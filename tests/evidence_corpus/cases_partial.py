@@ -68,10 +68,11 @@ def cases() -> list[Case]:
         make("partial-09-forecast-no-accuracy", "partial", f, ["the expected revenue next month",
                                                                "how accurate the forecast is"],
              [part("a1", f"About {thousand(f['forecast'])} in January 2024.", "outputs/forecast.json"),
-              part("a2", "The forecast comes from a log-linear trend with a term for each calendar month.")],
+              part("a2", "Not assessed: the forecast comes from a log-linear trend with a term for each calendar "
+                         "month.", answered=False)],
              answered="TF", addressed="TF", status="incomplete",
-             note="a2, marked answered by the model, describes the method and never says how accurate the forecast "
-                  "is, though the holdout MAPE was saved."),
+             note="The model itself marks a2 unanswered: it describes the method and never says how accurate the "
+                  "forecast is, though the holdout MAPE was saved."),
         make("partial-10-orders-no-aov", "partial", o, ["what share of revenue comes from returning customers",
                                                         "how their average order differs from new customers'"],
              [part("a1", f"Returning customers bring {pct(o['share_returning'])} of revenue.",
