@@ -17,7 +17,7 @@ from agentic_ds.evidence.asks import SLOT
 from agentic_ds.evidence.gates import FigureTrace, exempt_values, listed, trace
 from agentic_ds.evidence.numbers import extract
 from agentic_ds.evidence.sources import CodeEvidence
-from agentic_ds.schema import AskRecord, AskResult, FinalAnswer, read_model
+from agentic_ds.schema import AskRecord, AskResult, CriterionRecord, FinalAnswer, read_model
 from agentic_ds.state import AskClaim, JudgeVerdict, ValidatedAnswer
 
 MAX_BARE_VALUE = 80
@@ -180,6 +180,25 @@ def with_verdict(facts: AnswerFacts, verdict: JudgeVerdict | None) -> tuple[Fina
     )
     check.exit, check.reason = _standing(check)
     return final, check
+
+
+def judged_criteria(criteria: list[CriterionRecord], asked: set[str],
+                    verdict: JudgeVerdict | None) -> list[CriterionRecord]:
+    """`criteria` once the judge read the evidence of those in `asked`: one whose evidence it finds does not show
+    it (or that it passed over) is unmet, with its reason. No verdict at all leaves them as they are: the asks are
+    then not answered either, so the run cannot complete."""
+    if verdict is None:
+        return criteria
+    said = {v.id: v for v in verdict.criteria}
+    out = []
+    for criterion in criteria:
+        found = said.get(criterion.id)
+        if criterion.id not in asked or (found is not None and found.shown):
+            out.append(criterion)
+            continue
+        reason = found.reason.strip()[:300] if found is not None else "the judge gave no verdict on it"
+        out.append(criterion.model_copy(update={"met": False, "judged": reason or "not shown by its evidence"}))
+    return out
 
 
 def _result(facts: AskFacts, verdicts: dict[str, Any], judged: bool) -> AskResult:

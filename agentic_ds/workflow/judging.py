@@ -18,7 +18,7 @@ from google.genai import types
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
-from agentic_ds.evidence.answers import AnswerFacts, check_answer, with_verdict
+from agentic_ds.evidence.answers import AnswerFacts, check_answer, judged_criteria, with_verdict
 from agentic_ds.evidence.asks import asks_in, typed_asks
 from agentic_ds.evidence.sources import CodeEvidence, collect
 from agentic_ds.schema import CriterionRecord, criteria_in, criteria_out, read_model
@@ -78,28 +78,12 @@ def _record(state: Any, facts: AnswerFacts, verdict: JudgeVerdict | None) -> Non
     state[S.JUDGED_CLAIM] = len(list(state.get(S.ANSWER_CLAIMS) or []))
     confirmed = {c.id for c in _to_confirm(state)}
     if confirmed:
-        state[S.CRITERIA] = criteria_out(_judged_criteria(criteria_in(state.get(S.CRITERIA)), confirmed, verdict))
+        state[S.CRITERIA] = criteria_out(judged_criteria(criteria_in(state.get(S.CRITERIA)), confirmed, verdict))
 
 
 def _to_confirm(state: Mapping[str, Any]) -> list[CriterionRecord]:
     """Criteria marked met whose evidence passed the code checks: the judge confirms what their evidence shows."""
     return [c for c in criteria_in(state.get(S.CRITERIA)) if c.met and not c.judged]
-
-
-def _judged_criteria(criteria: list[CriterionRecord], asked: set[str],
-                     verdict: JudgeVerdict | None) -> list[CriterionRecord]:
-    if verdict is None:      # no verdict at all: the asks are not answered either, so the run cannot complete
-        return criteria
-    said = {v.id: v for v in verdict.criteria}
-    out = []
-    for criterion in criteria:
-        found = said.get(criterion.id)
-        if criterion.id not in asked or (found is not None and found.shown):
-            out.append(criterion)
-            continue
-        reason = found.reason.strip()[:300] if found is not None else "the judge gave no verdict on it"
-        out.append(criterion.model_copy(update={"met": False, "judged": reason or "not shown by its evidence"}))
-    return out
 
 
 def _excerpts(files: list[str], evidence: CodeEvidence) -> list[dict[str, str]]:
