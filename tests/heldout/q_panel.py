@@ -28,6 +28,12 @@ def grunfeld_ge_westinghouse(d: Data) -> dict:
     return {"General Electric": r(means["General Electric"], 2), "Westinghouse": r(means["Westinghouse"], 2)}
 
 
+@q("group", G, "List the firms whose average investment (invest) exceeds 100.", checker="contains")
+def grunfeld_firms_invest_above_100(d: Data) -> dict:
+    means = d[G].groupby("firm").invest.mean()
+    return {f"firm{i}": name for i, name in enumerate(sorted(means[means > 100].index), 1)}
+
+
 @q("stat_filter", G, "What was US Steel's median market value (value) across its 20 years?")
 def grunfeld_us_steel_median_value(d: Data) -> dict:
     g = d[G]

@@ -232,6 +232,13 @@ def flights_jan_jul(d: Data) -> dict:
     return {"mean_jan": r(means["Jan"], 2), "mean_jul": r(means["Jul"], 2)}
 
 
+@q("group", FL, """In which calendar months does the average passenger count (over the years, missing months
+    skipped) exceed 300?""", checker="contains")
+def flights_months_above_300(d: Data) -> dict:
+    means = d[FL].groupby("month").passengers.mean()
+    return {f"month{i}": name for i, name in enumerate(sorted(means[means > 300].index), 1)}
+
+
 @q("stat_filter", FL, "Before 1955, what was the highest monthly passenger count?")
 def flights_max_before_1955(d: Data) -> dict:
     f = d[FL]

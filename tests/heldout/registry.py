@@ -2,8 +2,8 @@
 
 A question is registered with `@q(kind, table, task)`; its id is the function's name. `answer_for` runs it and
 normalises the result (numpy scalars to plain numbers, floats to 6 significant digits) so that a recomputed
-answer equals the one written in a manifest. The dev/holdout split is stratified by kind and fixed by a hash
-of the id, so adding a question never moves another one between splits.
+answer equals the one written in a manifest. The dev/holdout split is stratified by kind: within a kind the ids
+are ordered by a hash and the first 60% go to dev, so the split depends on nothing but the set of ids.
 """
 
 from __future__ import annotations
