@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from heldout.registry import Data, q
-from heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no
+from heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
 
 M, L = "macrodata", "longley"
 
@@ -93,6 +93,12 @@ def macro_welch_unemp_1985(d: Data) -> dict:
     Q1 - 1.5*IQR or strictly above Q3 + 1.5*IQR), how many quarters have an outlying inflation rate (infl)?""")
 def macro_iqr_infl(d: Data) -> dict:
     return {"outliers": iqr_outliers(d[M].infl)}
+
+
+@q("outlier", M, """How many quarters have a T-bill rate (tbilrate) more than 3 standard deviations away from its
+    mean? Answer as @n_extreme[value].""")
+def macro_z_tbilrate(d: Data) -> dict:
+    return {"n_extreme": z_outliers(d[M].tbilrate)}
 
 
 @q("test", M, """Run a Shapiro-Wilk normality test on the real interest rate column realint. What is the p-value,

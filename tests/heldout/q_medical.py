@@ -193,6 +193,11 @@ def cancer_iqr_mean_area(d: Data) -> dict:
     return {"n_outliers": iqr_outliers(d[B]["mean area"])}
 
 
+@q("outlier", B, "Using z-scores, count the samples whose 'mean area' has |z| > 3.")
+def cancer_z_mean_area(d: Data) -> dict:
+    return {"outliers": z_outliers(d[B]["mean area"])}
+
+
 @q("test", B, """Shapiro-Wilk test on 'mean smoothness' for the benign group only: report the W statistic
     (4 decimals).""")
 def cancer_shapiro_smoothness_benign(d: Data) -> dict:

@@ -7,7 +7,20 @@ flights: 3 months without a passenger count); a question says how to treat them 
 from __future__ import annotations
 
 from heldout.registry import Data, q
-from heldout.stats import anova, chi2, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, unique_mode, yes_no
+from heldout.stats import (
+    anova,
+    chi2,
+    corr,
+    iqr_outliers,
+    ols,
+    r,
+    shapiro,
+    ttest,
+    unique_arg,
+    unique_mode,
+    yes_no,
+    z_outliers,
+)
 
 T, P, FL = "tips", "penguins", "flights"
 
@@ -104,6 +117,12 @@ def tips_mean_tip_pct(d: Data) -> dict:
     interpolation (the pandas default)?""")
 def tips_iqr_total_bill(d: Data) -> dict:
     return {"outliers": iqr_outliers(d[T].total_bill)}
+
+
+@q("outlier", T, """Standardise total_bill with its sample standard deviation (ddof=1) and count the bills whose
+    z-score is greater than 3 in absolute value.""")
+def tips_z_total_bill(d: Data) -> dict:
+    return {"outliers": z_outliers(d[T].total_bill, ddof=1)}
 
 
 @q("stat", P, "How many penguins have a missing sex in penguins.csv?")

@@ -26,10 +26,12 @@ def iqr_outliers(values: pd.Series) -> int:
     return int(((values < low) | (values > high)).sum())
 
 
-def z_outliers(values: pd.Series, threshold: float = 3.0) -> int:
-    """Values with |z| > threshold; asserts the count is the same with the population and the sample std."""
+def z_outliers(values: pd.Series, threshold: float = 3.0, ddof: int | None = None) -> int:
+    """Values with |z| > threshold (NaN dropped). Without `ddof`, asserts the count is the same with the population
+    and the sample standard deviation (else the question must say which, and pass it)."""
     values = values.dropna()
-    counts = {int((((values - values.mean()) / values.std(ddof=ddof)).abs() > threshold).sum()) for ddof in (0, 1)}
+    counts = {int((((values - values.mean()) / values.std(ddof=k)).abs() > threshold).sum())
+              for k in ((0, 1) if ddof is None else (ddof,))}
     assert len(counts) == 1, "the z-score count depends on ddof: say which"
     return counts.pop()
 
