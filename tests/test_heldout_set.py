@@ -17,6 +17,7 @@ from heldout.build import SPLITS, manifests
 from heldout.materialize import TABLES, materialize
 from heldout.registry import DEV_SHARE, KINDS
 
+from agentic_ds.evaluation.grading import grade
 from agentic_ds.evaluation.manifest import load_manifest
 
 HELDOUT = Path(__file__).parent / "heldout"
@@ -90,6 +91,13 @@ def test_answer_keys_name_the_slots_asked_for() -> None:
         if question.checker in ("exact", "contains"):
             assert all(isinstance(v, str) for v in line["answer"].values()), question.id
     assert 0.35 <= formatted / len(QUESTIONS) <= 0.45
+
+
+def test_no_task_gives_its_answer_away() -> None:
+    """A final answer that only restates the task (a number or a name it mentions) must not grade as correct."""
+    given_away = [line["id"] for name in SPLITS for line in committed(name)
+                  if grade(line["task"], line["checker"], line["answer"], {"answer": line["task"]}).correct]
+    assert not given_away
 
 
 def test_every_manifest_line_loads(data_dir: Path, tmp_path: Path) -> None:

@@ -65,9 +65,10 @@ def engel_median_income(d: Data) -> dict:
     return {"median": r(d[EN].income.median(), 2)}
 
 
-@q("outlier", EN, "Standardise income (z = (x - mean) / std). How many households have |z| > 3?")
+@q("outlier", EN, """Standardise income (z = (x - mean) / std). How many households have |z| > 3? Answer as
+    @n_outliers[value].""")
 def engel_z_income(d: Data) -> dict:
-    return {"outliers": z_outliers(d[EN].income)}
+    return {"n_outliers": z_outliers(d[EN].income)}
 
 
 @q("outlier", EN, "Count the outliers in foodexp using the 1.5 IQR rule.")

@@ -55,8 +55,8 @@ def spector_tuce_range(d: Data) -> dict:
     return {"minimum": d[SP].TUCE.min(), "maximum": d[SP].TUCE.max()}
 
 
-@q("argmax", SC, """Which entry of the state column (the 50 states plus the District of Columbia) has the highest
-    murder rate?""", checker="exact")
+@q("argmax", SC, """Which entry of the state column (the 50 states plus DC) has the highest murder rate?""",
+   checker="exact")
 def statecrime_max_murder(d: Data) -> dict:
     return {"state": unique_arg(d[SC].set_index("state").murder)}
 
