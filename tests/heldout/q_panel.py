@@ -122,10 +122,10 @@ def fair_children_married_10(d: Data) -> dict:
     return {"mean": f[f.yrs_married >= 10].children.mean()}
 
 
-@q("multi_stat", F, "Report the first quartile, median and third quartile of age.")
+@q("multi_stat", F, "Report the 25th percentile, the median and the 75th percentile of age.")
 def fair_age_quartiles(d: Data) -> dict:
     age = d[F].age
-    return {"first quartile": age.quantile(0.25), "median": age.median(), "third quartile": age.quantile(0.75)}
+    return {"25th percentile": age.quantile(0.25), "median": age.median(), "75th percentile": age.quantile(0.75)}
 
 
 @q("correlation", F, "Spearman's rho between yrs_married and age, rounded to 3 decimal places?")
