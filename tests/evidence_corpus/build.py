@@ -1,9 +1,12 @@
 """A corpus case written into a run directory as the sandbox's recorder writes one, and the product's checks run
 over it: the code gates, then a scripted judge, then the one status rule.
 
-Judges: `truthful` says what the case's labels say about language (`addressed`, `shows`); `agreeing` says yes to
-everything (a judge that lies); `silent` gives no verdict (junk). Facts are never the judge's: the code gates run
-the same whichever judge speaks.
+Judges, for the asks and criteria that passed the code gates (the only ones a judge is shown):
+- `reviewer` says what a careful reviewer concludes (`answered`, `holds`): what a judge that reads the answer, the
+  evidence and the line each figure was found on should say;
+- `language` says what the words alone say (`addressed`, `shows`), blind to what a figure means;
+- `agreeing` says yes to everything (a judge that lies); `silent` gives no verdict (junk).
+Facts are never the judge's: the code gates run the same whichever judge speaks.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from agentic_ds.workspace import Workspace
 
 from .case import Case
 
-Judge = Literal["truthful", "agreeing", "silent"]
+Judge = Literal["reviewer", "language", "agreeing", "silent"]
+JUDGES: tuple[Judge, ...] = ("reviewer", "language", "agreeing", "silent")
 
 
 @dataclass
@@ -94,9 +98,10 @@ def judge(case: Case, root: Path, how: Judge) -> Outcome:
 def _verdict(case: Case, parts: list, criteria: list[CriterionRecord], how: Judge) -> JudgeVerdict | None:
     if how == "silent":
         return None
-    shows = {c.id: c.shows for c in case.criteria}
+    asks = case.answered if how == "reviewer" else case.addressed
+    shows = {c.id: c.holds if how == "reviewer" else c.shows for c in case.criteria}
     return JudgeVerdict.model_validate({
-        "asks": [{"id": p.id, "addressed": how == "agreeing" or case.addressed.get(p.id, False), "reason": how}
+        "asks": [{"id": p.id, "addressed": how == "agreeing" or asks.get(p.id, False), "reason": how}
                  for p in parts],
         "criteria": [{"id": c.id, "shown": how == "agreeing" or shows.get(c.id, True), "reason": how}
                      for c in criteria],
