@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_ds.evidence.numbers import NumberIndex, extract
+from agentic_ds.evidence.numbers import NumberIndex, extract, offset_of
 from tests.evidence_support import assert_linear
 
 
@@ -74,7 +74,8 @@ def test_a_figure_a_big_output_holds_by_chance_proves_nothing_a_small_file_prove
     for claim in ("0.2915", "0.242", "10,215", "0.29"):
         assert small.proves(one(claim))
     text = "a\nb row 2 value 10215 here"
-    assert text[index_of(text).locate(one("10,215")):].startswith("10215")
+    value = index_of(text).observed(one("10,215"))
+    assert value == 10215 and text[offset_of(text, value, signed=False):].startswith("10215")
 
 
 def test_thousands_scales_and_percent_outputs():

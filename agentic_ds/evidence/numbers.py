@@ -167,7 +167,6 @@ class NumberIndex:
     def __init__(self) -> None:
         self._values: list[float] = []         # magnitudes: a claim written without a sign is traced by these
         self._signed: list[float] = []
-        self._where: dict[float, int] = {}     # a magnitude -> the offset of its first appearance
         self._sorted = True
 
     def __len__(self) -> int:
@@ -176,8 +175,7 @@ class NumberIndex:
     def add_text(self, text: str) -> None:
         """Index every number of `text`; a percentage also as its fraction (45.7% is 0.457). Observations are
         read with one plain pattern (no masks, no records): an output of megabytes is indexed in about a second."""
-        for match in _OBSERVED.finditer(text):
-            sign, digits, percent = match.groups()
+        for sign, digits, percent in set(_OBSERVED.findall(text)):    # each distinct spelling once
             try:
                 value = float(digits.replace(",", ""))
             except ValueError:
@@ -185,10 +183,17 @@ class NumberIndex:
             if not math.isfinite(value):
                 continue
             signed = -value if sign else value
-            for observed in ((value, signed), (value / 100, signed / 100)) if percent else ((value, signed),):
-                self._values.append(observed[0])
-                self._signed.append(observed[1])
-                self._where.setdefault(observed[0], match.start())
+            self._values.append(value)
+            self._signed.append(signed)
+            if percent:
+                self._values.append(value / 100)
+                self._signed.append(signed / 100)
+        self._sorted = False
+
+    def merge(self, other: NumberIndex) -> None:
+        """Add every number `other` observed."""
+        self._values += other._values
+        self._signed += other._signed
         self._sorted = False
 
     def _ready(self, *, signed: bool) -> list[float]:
@@ -262,11 +267,12 @@ class NumberIndex:
         chance = self.chance(claim)
         return chance is not None and chance <= CHANCE_LIMIT
 
-    def locate(self, claim: Number) -> int | None:
-        """The offset in the indexed text where a number giving `claim` first appears."""
+    def observed(self, claim: Number) -> float | None:
+        """The observed number that gives `claim` in its tightest reading (signed when `claim` is)."""
         for _low, _high, first in self._matches(claim):
-            return self._where.get(abs(first))
+            return first
         return None
+
 
     def _bound_holds(self, claim: Number) -> bool:
         values = self._ready(signed=False)
@@ -277,3 +283,17 @@ class NumberIndex:
             if claim.bound.startswith(">") and values and values[-1] >= target:
                 return True
         return False
+
+
+def offset_of(text: str, value: float, *, signed: bool) -> int | None:
+    """Where `value` (an observed number: as `NumberIndex` read it) first appears in `text`."""
+    for match in _OBSERVED.finditer(text):
+        sign, digits, percent = match.groups()
+        try:
+            number = float(digits.replace(",", ""))
+        except ValueError:
+            continue
+        number = -number if sign and signed else number
+        if number == value or (percent and number / 100 == value):
+            return match.start()
+    return None

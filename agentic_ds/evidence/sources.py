@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from agentic_ds.evidence.numbers import Number, NumberIndex
+from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of
 from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
@@ -113,7 +113,9 @@ class CodeEvidence:
                                      if self.text(rel) is not None]
                 self._union = NumberIndex()
                 for rel in self._outputs_all:
-                    self._union.add_text(self.text(rel) or "")
+                    index = self.index(rel)
+                    if index is not None:
+                        self._union.merge(index)
             if self._union is None or not self._union.traces(claim):   # one pass over all of them rules most out
                 return None
             rels = self._outputs_all
@@ -122,7 +124,8 @@ class CodeEvidence:
     def line_of(self, claim: Number, rel: str) -> str:
         """The line of `rel` where a number giving `claim` first appears (what the judge is shown)."""
         text, index = self.text(rel) or "", self.index(rel)
-        at = index.locate(claim) if index is not None else None
+        value = index.observed(claim) if index is not None else None
+        at = offset_of(text, value, signed=claim.signed) if value is not None else None
         if at is None:
             return ""
         start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
