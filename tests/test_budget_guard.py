@@ -67,7 +67,8 @@ async def test_max_tokens_stops_after_the_call_that_crosses_it():
     _, session = await run_app(root, guard)
     assert len(coder.requests) == 3  # 1100, 2200, 3300 tokens: the third crosses
     assert guard.exhausted == "max tokens (2500) used: 3300"
-    assert session.state[state.STOP] == {"status": "incomplete", "reason": "budget reached: max tokens (2500) used: 3300"}
+    reason = "budget reached: max tokens (2500) used: 3300"
+    assert session.state[state.STOP] == {"status": "incomplete", "reason": reason}
 
 
 async def test_max_cost_uses_the_cost_function():
