@@ -31,7 +31,7 @@ RUN_JSON_KEYS = {"id", "task", "mode", "status", "reason", "started_at", "ended_
                  "models_reason", "isolation", "inputs", "agents", "cost", "tokens", "events", "context", "stages",
                  "criteria", "warnings", "final_answer"}
 # later rounds': skipped inputs, resume, calls, usage, plan approval
-ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger", "approval"}
+ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger", "approval", "title", "asks"}
 
 
 @pytest.mark.parametrize("name", ["orchestrated.json", "simple.json"])
