@@ -3,8 +3,9 @@ person to approve its plan, have it edited, or stop it, before any stage runs (a
 the stages).
 
 The tree stays the design's: the gate is a `before_agent_callback` of `stage_orchestrator`. When the plan waits,
-the gate records it in state (`plan_approval.state = awaiting`, the run's status `awaiting_approval`), the
-orchestrator and every agent after it are skipped (`held`), and the invocation ends: the process can exit, nothing
+the gate records it in state (`plan_approval.state = awaiting`, and the run's stop, `awaiting_approval`, the
+ceiling its status is decided under), the orchestrator and every agent after it are skipped (`held`), and the
+invocation ends: the process can exit, nothing
 waits in memory. A decision comes back as the `state_delta` of the next invocation (`decide`, through
 `workflow/resume.py`): approve lets the stages run; edit clears the plan and hands the person's notes to the
 planner, whose new plan waits again; stop ends the run `incomplete`. Planning and profiling are not redone on
@@ -48,16 +49,14 @@ def attach(agent: BaseAgent, run: str) -> None:
     def gate(callback_context: Any) -> types.Content | None:
         state = callback_context.state
         approval = approval_of(state)
-        if approval is None or not approval.required or approval.state == "approved" or state.get(S.RUN_STATUS):
+        if approval is None or not approval.required or approval.state == "approved" or state.get(S.STOP):
             return None   # nothing to wait for, or the run stopped already (a budget, a plan that failed)
         if approval.state == "stopped":
-            state[S.RUN_STATUS] = RunStatus.INCOMPLETE
-            state[S.STATUS_REASON] = stopped_reason(run)
+            state[S.STOP] = {"status": RunStatus.INCOMPLETE, "reason": stopped_reason(run)}
             return _say("plan not approved: the run stops before its stages")
         approval.state = "awaiting"
         state[S.PLAN_APPROVAL] = approval.model_dump(mode="json")
-        state[S.RUN_STATUS] = RunStatus.AWAITING_APPROVAL
-        state[S.STATUS_REASON] = waiting_reason(run)
+        state[S.STOP] = {"status": RunStatus.AWAITING_APPROVAL, "reason": waiting_reason(run)}
         return _say("plan ready: waiting for approval before any stage runs")
 
     existing = agent.before_agent_callback
@@ -68,7 +67,7 @@ def attach(agent: BaseAgent, run: str) -> None:
 def held(state: Mapping[str, Any]) -> bool:
     """The gate closed in this invocation: the agents after it are skipped."""
     approval = approval_of(state)
-    return approval is not None and approval.state in WAITING and bool(state.get(S.RUN_STATUS))
+    return approval is not None and approval.state in WAITING and bool(state.get(S.STOP))
 
 
 def decide(state: Mapping[str, Any], decision: PlanDecision) -> dict[str, Any]:
