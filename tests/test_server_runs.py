@@ -59,6 +59,7 @@ def test_a_run_created_with_an_upload_streams_to_its_end_and_serves_its_report(s
 
     detail = server.get(f"/runs/{run_id}").json()
     assert detail["status"] == "completed" and detail["record"]["status"] == "completed"
+    assert detail["title"] and detail["title"] == detail["record"]["title"]   # the run's own title, when it has one
     assert detail["final_answer"]["answer"] and detail["live"]["events"] == len(lines)
     assert detail["live"]["last_tool_call"]["tool"] in ("run_python", "read_file", "list_files", "sql_query")
     assert detail["live"]["agent"] == "summary_agent" and detail["cost_usd"] == 0

@@ -10,8 +10,6 @@ stop (the run ends `incomplete`). Anywhere else it stops there and says how to d
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -85,6 +83,9 @@ def drive_with_approval(request: RunRequest, code: int, options: Any, stop: Stop
 
 def continued(request: RunRequest, decision: PlanDecision) -> RunRequest:
     """The same run, continued from where it waits, with `decision` taken."""
+    import asyncio
+    import dataclasses
+
     from agentic_ds.workflow.resume import find_resume_point
 
     point = asyncio.run(find_resume_point(request.workspace.root))

@@ -6,20 +6,18 @@ Safe by default: 127.0.0.1 only; any other address needs a token. One server per
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import logging
 import os
-import re
-import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from agentic_ds.errors import UsageError
 
-_TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s]*")
+if TYPE_CHECKING:
+    import logging
+
+TOKEN_IN_QUERY = r"(token=)[^&\s]*"   # linear: one character class, no nesting
 
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -66,6 +64,7 @@ def serve_command(workdir: Path | None, **kwargs: Any) -> None:
 
 
 def _serve(options: Any) -> None:
+    import logging
     import warnings
 
     import uvicorn
@@ -84,12 +83,16 @@ def _serve(options: Any) -> None:
 
 
 def _mask_tokens(record: logging.LogRecord) -> bool:
+    import re
+
     if isinstance(record.args, tuple):
-        record.args = tuple(_TOKEN_IN_QUERY.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        record.args = tuple(re.sub(TOKEN_IN_QUERY, r"\1***", a) if isinstance(a, str) else a for a in record.args)
     return True
 
 
 def _check_port(host: str, port: int) -> None:
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -102,6 +105,8 @@ def _check_port(host: str, port: int) -> None:
 
 def _lock_workdir(workdir: Path) -> int:
     """One server per work directory: two would run the same queue twice."""
+    import fcntl
+
     from agentic_ds.runs import safe_files
 
     state = workdir / ".serve"
@@ -121,12 +126,12 @@ def _lock_workdir(workdir: Path) -> int:
 
 
 def _url_host(host: str) -> str:
-    with contextlib.suppress(ValueError):
-        import ipaddress
+    import ipaddress
 
-        if ipaddress.ip_address(host.strip("[]")).version == 6:
-            return f"[{host.strip('[]')}]"
-    return host
+    try:
+        return f"[{host.strip('[]')}]" if ipaddress.ip_address(host.strip("[]")).version == 6 else host
+    except ValueError:
+        return host
 
 
 def register(group: click.Group) -> None:
