@@ -19,6 +19,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_serializer
 
 from agentic_ds.runs import safe_files
+from agentic_ds.schema_approval import PlanApproval as PlanApproval
+from agentic_ds.schema_approval import PlanDecision as PlanDecision
 from agentic_ds.schema_reading import read_model as read_model
 from agentic_ds.schema_reading import read_records as read_records
 
@@ -269,31 +271,6 @@ class SkippedInput(Record):
 
     path: str = ""
     reason: str = ""
-
-
-class PlanDecision(Record):
-    """One decision a person took on a paused run's plan."""
-
-    decision: Literal["approve", "edit", "stop"]
-    notes: str = ""                              # edit: what the planner is to change
-    at: str = ""
-
-
-class PlanApproval(Record):
-    """Whether a run's plan waits for a person before any stage runs (`--approve-plan`), where that stands, and
-    every decision taken (session state's `plan_approval`, run.json's `approval`).
-
-    `state`: None until the plan is parsed (and again while an edited plan is made), `awaiting` while the run
-    waits, `approved` (the stages run), `stopped` (the run ends `incomplete`)."""
-
-    required: bool = False
-    state: Literal["awaiting", "approved", "stopped"] | None = None
-    decisions: list[PlanDecision] = Field(default_factory=list)
-
-    @property
-    def notes(self) -> list[str]:
-        """The notes of every edit, oldest first: the planner keeps to all of them."""
-        return [d.notes for d in self.decisions if d.decision == "edit" and d.notes.strip()]
 
 
 class Attempt(Record):

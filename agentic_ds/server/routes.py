@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Form, Header, Query, Request, UploadFile
@@ -196,11 +197,8 @@ async def report(run_id: str, ctx: Ctx, format: Annotated[str, Query(pattern="^(
     return files.file_response(path, f"report.{format}")
 
 
-def _free(path: object, ctx: Context) -> str:
+def _free(run_dir: Path, ctx: Context) -> str:
     """The run's status, refused (409) while this server already has a job for it or another process runs it."""
-    from pathlib import Path
-
-    run_dir = Path(str(path))
     dispatch = ctx.supervisor.dispatch_of(run_dir.name)
     if dispatch is not None:
         raise ApiError(409, f"run {run_dir.name} is already {dispatch[0]} here ({dispatch[1].action})",
@@ -212,15 +210,12 @@ def _free(path: object, ctx: Context) -> str:
     return status
 
 
-def _cancelled_before_start(path: object) -> None:
+def _cancelled_before_start(run_dir: Path) -> None:
     """A queued run taken out of the queue before it started: it says so, and resume starts it."""
-    from pathlib import Path
-
     from agentic_ds.report.writer import write_reports
     from agentic_ds.schema import RunStatus
     from agentic_ds.workspace import Workspace
 
-    run_dir = Path(str(path))
     record, _ = views.record_of(run_dir)
     if record.status is RunStatus.QUEUED:
         record.status = RunStatus.INCOMPLETE
