@@ -68,7 +68,7 @@ def meter_readings() -> pd.DataFrame:
            "B0146", "B0160", "B0188", "B0203", "B0219"]
     ts = pd.date_range("2024-01-08", periods=16 * 96, freq="15min")
     hour = ts.hour.to_numpy() + ts.minute.to_numpy() / 60
-    weekend = ts.dayofweek.to_numpy() >= 5
+    weekend = ts.day_of_week.to_numpy() >= 5
     shape = np.exp(-((hour - 11.2) ** 2) / (2 * 3.1**2)) * np.where(weekend, 0.35, 1.0)
     temp = (2.5 + 4.0 * np.sin(2 * np.pi * (hour - 9) / 24) + rng.normal(0, 0.8, len(ts))).round(1)
     scale = rng.uniform(6, 22, len(ids))
@@ -120,11 +120,11 @@ def demand() -> pd.DataFrame:
     rng = np.random.default_rng(205)
     ts = pd.date_range("2023-01-01", "2024-12-31 23:00", freq="h")
     h = ts.hour.to_numpy()
-    dow = ts.dayofweek.to_numpy()
+    dow = ts.day_of_week.to_numpy()
     daily = 0.55 + 0.45 * np.exp(-((h - 18) ** 2) / 18) + 0.25 * np.exp(-((h - 8) ** 2) / 6)
     weekly = np.where(dow >= 5, 1.22, 1.0)
     years = (ts - ts[0]).days.to_numpy() / 365.25
-    lam = 21 * daily * weekly * (1 - 0.031 * years) * (1 + 0.08 * np.sin(2 * np.pi * ts.dayofyear.to_numpy() / 365))
+    lam = 21 * daily * weekly * (1 - 0.031 * years) * (1 + 0.08 * np.sin(2 * np.pi * ts.day_of_year.to_numpy() / 365))
     return pd.DataFrame({"timestamp": ts.strftime("%Y-%m-%d %H:%M"), "units": rng.poisson(lam)})
 
 

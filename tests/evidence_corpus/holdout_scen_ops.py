@@ -17,7 +17,7 @@ from .holdout_scen_care import DUMP, load_cell
 FEATURES = """feat = df.copy()
 dt = pd.to_datetime(feat['timestamp'])
 feat['hour'] = dt.dt.hour
-feat['dow'] = dt.dt.dayofweek
+feat['dow'] = dt.dt.day_of_week
 feat['lag_24'] = feat['units'].shift(24)
 feat['lag_168'] = feat['units'].shift(168)
 feat['roll_mean_24'] = feat['units'].shift(1).rolling(24).mean().round(3)
@@ -58,7 +58,7 @@ def demand() -> Scenario:
     df = hd.demand().copy()
     feat = df.copy()
     dt = pd.to_datetime(feat["timestamp"])
-    feat["hour"], feat["dow"] = dt.dt.hour, dt.dt.dayofweek
+    feat["hour"], feat["dow"] = dt.dt.hour, dt.dt.day_of_week
     feat["lag_24"] = feat["units"].shift(24)
     feat["lag_168"] = feat["units"].shift(168)
     feat["roll_mean_24"] = feat["units"].shift(1).rolling(24).mean().round(3)

@@ -215,7 +215,7 @@ def derived_cases() -> list[Case]:
         [part("a1", f"Yes — tutored pupils averaged {res['mean_tutored']} versus {res['mean_not_tutored']} "
                     f"(t = {sc['t']:.2f}, p = {sc['p']:.2e})."),
          part("a2", f"The gap is {res['difference']} points.")],
-        answered="TF", status="incomplete", cells=[sc.fresh_cells()[0], sc["means_cell"]],
+        answered="TF", status="incomplete", cells=[sc.fresh_cells()[0], replace(sc["means_cell"], stage=1)],
         note="Only the two means were printed; the 5.11 difference is the model's subtraction."))
 
     sc = claims()
