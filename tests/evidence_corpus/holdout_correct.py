@@ -112,6 +112,10 @@ def correct_cases() -> list[Case]:
                     f"about {pct(s['base_to_peak'])} of the peak, which points to a large always-on load.",
               "outputs/load_profile.json")],
         answered="TT", status="completed",
+        answer=(f"Demand peaks in the late morning: the 11 am hour averages {s['peak_mean_kwh']:.1f} kWh per 15-minute "
+                f"interval. In the small hours the buildings still draw {s['overnight_mean_kwh']:.2f} kWh per "
+                f"interval, about {pct(s['base_to_peak'])} of the peak, which points to a large always-on load. "
+                "Night-time set-backs for ventilation and lighting are the obvious first saving."),
         note="Peak hour and values from the cited JSON (the hour is held there as computed); 1.45 MB of readings."))
 
     sc = schools()

@@ -158,7 +158,8 @@ def multipart_cases() -> list[Case]:
     lat3 = part("a3", f"ap-south is the slowest region, p95 {reg['ap-south']} ms, against {reg['eu-west']} ms in "
                       f"eu-west and {reg['us-east']} ms in us-east.", "outputs/p95_by_region.csv")
     out.append(make("ho-multi-latency", "multipart", sc, lat_asks, [lat1, lat2, lat3], answered="TTT",
-                    status="completed", task=lat_task, answer="\n\n".join(p.answer for p in [lat1, lat2, lat3]),
+                    status="completed", task=lat_task, answer="\n\n".join(f"**{h}**\n{p.answer}" for h, p in zip(
+                        ["Latency by endpoint", "Server errors", "Slowest region"], [lat1, lat2, lat3], strict=True)),
                     note="Three parts, each from its cited file; 2.5 MB printed log."))
 
     sc = survey()
@@ -174,7 +175,15 @@ def multipart_cases() -> list[Case]:
          part("a3", f"Support, with a mean engagement score of {d.loc['Support', 'mean']:.2f} across "
                     f"{d.loc['Support', 'count']} respondents.", "outputs/engagement_by_department.csv"),
          part("a4", f"Yes: Cronbach's alpha = {sc['rel']['cronbach_alpha']}.", "outputs/reliability.json")],
-        answered="TTTT", status="completed", task=sv_task, note="Four parts, all traced to the cited files."))
+        answered="TTTT", status="completed", task=sv_task,
+        answer="Headline results from the engagement survey:\n\n" + "\n".join(
+            f"* {h}: {t}" for h, t in [
+                ("Most favourable", f"'{QUESTIONS['q4']}' (q4), with {pct(fav['q4'])} favourable."),
+                ("Least favourable", f"'{QUESTIONS['q5']}' (q5): only {pct(fav['q5'])} favourable."),
+                ("Least engaged department", f"Support, with a mean engagement score of {d.loc['Support', 'mean']:.2f}"
+                                             f" across {d.loc['Support', 'count']} respondents."),
+                ("Reliability", f"Cronbach's alpha = {sc['rel']['cronbach_alpha']}, so the index is sound.")]),
+        note="Four parts, all traced to the cited files."))
 
     sc = inventory()
     cat = sc["cat"]
@@ -240,6 +249,13 @@ def multipart_cases() -> list[Case]:
         answered="TTT", status="completed",
         task="Using inputs/students.csv: did tutoring raise maths scores, is attendance related to reading scores, "
              "and which school has the highest average maths score?",
+        answer=("In short: tutoring is associated with clearly higher maths scores, attendance goes with better "
+                "reading, and Cedar Park leads the district.\n\n"
+                f"Tutored pupils scored {res['difference']} points higher on average ({res['mean_tutored']} vs "
+                f"{res['mean_not_tutored']}; p = {res['p_value']}). Attendance and reading are moderately correlated "
+                f"(Pearson r = {sc['r']:.3f}, p = {sc['rp']:.1e}). Cedar Park has the highest average maths score, "
+                f"{bs['Cedar Park']}, against a district mean of {sc['district']:.2f}; Dunmore is lowest at "
+                f"{bs['Dunmore']}."),
         note="Cited and uncited parts, all traced (p in e-notation, as printed)."))
 
     sc = claims()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import numpy as np
 import pandas as pd
 
 from . import holdout_data as hd
@@ -242,7 +241,3 @@ def inventory() -> Scenario:
         facts={"by_wh": by_wh, "summary": summary, "cat": cat, "broken": broken},
     )
 
-
-def ratio(a: float, b: float) -> float:
-    """A ratio a model might work out for itself (used only to word derived figures)."""
-    return float(np.float64(a) / np.float64(b))
