@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from .case import Case
 from .common import crit, make, million, num, part, pct, times_ten
-from .holdout_scen_care import energy, meter, readmission_model_clean, readmission_rates
+from .holdout_scen_care import energy, lean, meter, readmission_model_clean, readmission_rates
 from .holdout_scen_learn import bootstrap, schools, survey
 from .holdout_scen_ops import claims, demand, inventory, latency
 
@@ -32,7 +32,7 @@ def correct_cases() -> list[Case]:
     out.append(make("ho-correct-ward-rates", "correct", sc, ward_asks, [p1, p2], answered="TT", status="completed",
                     note="Rates cited from the ward file; the overall rate (uncited part) is printed by that cell."))
     out.append(make(
-        "ho-correct-orch-ward-rates", "correct", sc, ward_asks, [p1, p2], answered="TT",
+        "ho-correct-orch-ward-rates", "correct", sc, ward_asks, [p1, p2], cells=lean(sc, staged=True), answered="TT",
         status="completed",
         answer="## Readmissions by ward\n\n" + p1.answer + "\n\n" + p2.answer,
         criteria=[crit("c1", "A 30-day readmission rate is computed for every ward",
@@ -164,6 +164,7 @@ def correct_cases() -> list[Case]:
          part("a2", f"That is a {pct(er.loc['/api/checkout', 'error_rate'], 2)} server-error rate, against "
                     f"{pct(er.loc['/api/product', 'error_rate'], 2)} for /api/product, the most reliable endpoint.",
               "outputs/error_rates.csv")],
+        cells=lean(sc),
         answered="TT", status="completed", task="Which endpoint in inputs/requests.csv fails most often with server "
                                                 "errors?",
         note="Fractions in the file said as percentages at two decimals."))
@@ -187,6 +188,7 @@ def correct_cases() -> list[Case]:
                     f"the longest median settlement time, {sm.loc['Home', 'median_days_to_settle']:.0f} days."),
          part("a2", "The rank correlation between amount and days to settle is strong: Spearman ρ = "
                     f"{sc['rho']:.2f}.")],
+        cells=lean(sc),
         answered="TT", status="completed", task="Do bigger claims take longer to settle? See inputs/claims.csv.",
         note="Uncited figures all printed by cells that ran (rho rounded from 0.708)."))
 
@@ -205,8 +207,8 @@ def correct_cases() -> list[Case]:
                     f"{pct(wh.loc['WH-East', 'at_risk_share'], 2)} in WH-East.",
               "outputs/stock_risk_by_warehouse.csv")],
         answered="TT", status="completed", note="Shares as percentages; 1.9 MB printed inventory table."))
-    cells = sc.fresh_cells()
-    cells.insert(2, replace(sc["broken"], files={}))
+    cells = lean(sc)
+    cells.insert(1, replace(sc["broken"], files={}))
     out.append(make(
         "ho-correct-after-retry", "correct", sc, ["how many SKUs are at risk of stocking out"],
         [part("a1", f"{num(sv['at_risk_skus'])} SKUs have fewer days of cover than their supplier lead time — "
@@ -251,6 +253,7 @@ def correct_cases() -> list[Case]:
         [part("a1", f"Shrinking: total demand fell from {num(ann[2023])} units in 2023 to {num(ann[2024])} in 2024.",
               "outputs/annual_totals.csv"),
          part("a2", f"That is a decline of {pct(-sc['yoy'], 2)} year over year.", "outputs/peak_year.json")],
+        cells=lean(sc),
         answered="TT", status="completed", task="Is demand in inputs/hourly_demand.csv growing or shrinking?",
         note="A change of -0.0258 written as 'a decline of 2.58%'; the code computed it."))
     out.append(make(
@@ -262,7 +265,7 @@ def correct_cases() -> list[Case]:
                     f"{pct(scr.loc['naive_24h', 'mape'])}.", "outputs/forecast_eval.csv"),
          part("a2", f"Demand is drifting down: {num(ann[2024])} units in 2024 against {num(ann[2023])} in 2023, a "
                     f"{pct(-sc['yoy'], 2)} drop.", "outputs/annual_totals.csv", "outputs/peak_year.json")],
-        answered="TT", status="completed",
+        cells=lean(sc, staged=True), answered="TT", status="completed",
         criteria=[crit("c1", "Baselines are evaluated on a held-out final four weeks",
                        "outputs/forecast_eval.csv scores three baselines on the final four weeks: seasonal_naive_168h "
                        "mape 0.3186, rolling_mean_24h 0.3208, naive_24h 0.3367."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .case import Case
 from .common import crit, make, million, num, part, pct
 from .holdout_correct import _ward_list
-from .holdout_scen_care import energy, readmission_model, readmission_rates
+from .holdout_scen_care import energy, lean, readmission_model, readmission_rates
 from .holdout_scen_learn import QUESTIONS, schools, survey
 from .holdout_scen_ops import claims, demand, inventory, latency
 
@@ -81,7 +81,8 @@ def misquoted_cases() -> list[Case]:
     sc = inventory()
     ok_risk = crit("c1", "At-risk SKUs are identified", "outputs/stock_summary.json: at_risk_skus 5031 of skus 20000.")
     out.append(make(
-        "ho-misq-missing-file", "misquoted", sc, INV_ASKS, _inv_parts(sc), answered="TT", status="incomplete",
+        "ho-misq-missing-file", "misquoted", sc, INV_ASKS, _inv_parts(sc),
+        cells=lean(sc, staged=True), answered="TT", status="incomplete",
         criteria=[ok_risk, crit("c2", "A reorder plan is produced for the at-risk SKUs",
                                 "outputs/reorder_plan.csv lists the 5031 at-risk SKUs with suggested order quantities.",
                                 holds=False)],
@@ -259,7 +260,7 @@ def multipart_cases() -> list[Case]:
         note="Cited and uncited parts, all traced (p in e-notation, as printed)."))
 
     sc = claims()
-    out.append(make("ho-multi-claims", "multipart", sc, CLAIM_ASKS, _claim_parts(sc), answered="TTT",
+    out.append(make("ho-multi-claims", "multipart", sc, CLAIM_ASKS, _claim_parts(sc), cells=lean(sc), answered="TTT",
                     status="completed", note="Three parts from the claims summary; 2.3 MB printed table."))
 
     sc = demand()
@@ -290,7 +291,7 @@ def partial_cases() -> list[Case]:
                                                  "the server-error rate of each endpoint", "which region is slowest"],
         [part("a1", f"Latency (p50 / p95 / p99): {rows}.", "outputs/latency_percentiles.csv"),
          part("a3", f"ap-south is slowest (p95 {reg['ap-south']} ms).", "outputs/p95_by_region.csv")],
-        answered="TFT", addressed="TFT", status="incomplete", task=task,
+        cells=lean(sc), answered="TFT", addressed="TFT", status="incomplete", task=task,
         note="Error rates were computed but the answer never reports them."))
 
     sc = survey()
@@ -314,7 +315,7 @@ def partial_cases() -> list[Case]:
         ["the 30-day readmission rate of each ward", "which ward has the highest readmission rate"],
         [part("a1", f"The 30-day readmission rate is {pct(sc['overall'])} across all 15,000 discharges."),
          part("a2", "Oncology has the highest rate.")],
-        answered="FF", addressed="FT", status="incomplete",
+        cells=lean(sc), answered="FF", addressed="FT", status="incomplete",
         note="Only the overall rate is given, not each ward's; the 'highest' part states no figure."))
 
     sc = energy()
@@ -337,7 +338,7 @@ def partial_cases() -> list[Case]:
               "outputs/forecast_eval.csv"),
          part("a2", f"Demand fell from {num(ann[2023])} to {num(ann[2024])} units.", "outputs/annual_totals.csv"),
          part("a3", "The weekday pattern was not analysed.", answered=False)],
-        answered="TTF", addressed="TTF", status="incomplete",
+        cells=lean(sc), answered="TTF", addressed="TTF", status="incomplete",
         task="inputs/hourly_demand.csv has hourly demand for 2023-2024. How accurate are baseline forecasts over the "
              "final four weeks, how is demand trending, and which days of the week are busiest?",
         note="Weekday means were saved but the answer says they were not analysed."))
@@ -346,7 +347,7 @@ def partial_cases() -> list[Case]:
     parts = _claim_parts(sc)
     out.append(make(
         "ho-partial-orch-no-settle", "partial", sc, CLAIM_ASKS, [parts[0], parts[2]],
-        answered="TFT", addressed="TFT", status="incomplete",
+        cells=lean(sc, staged=True), answered="TFT", addressed="TFT", status="incomplete",
         criteria=[crit("c1", "Total payouts are computed per policy type",
                        "outputs/claims_summary.csv: total_paid per policy_type, Home highest at 55648666.63."),
                   crit("c2", "Fraud rates are compared across policy types",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -19,6 +20,12 @@ DUMP = "pd.set_option('display.max_rows', None)\nprint(df.to_string())"
 
 def load_cell(path: str, df: pd.DataFrame, stage: int = 1) -> CellCase:
     return cell(LOAD.format(path=path), shown(df.shape, df.head()), stage=stage)
+
+
+def lean(sc: Scenario, staged: bool = False) -> list[CellCase]:
+    """The scenario as a run that never printed its whole table (the scenario's `lean` cells), copied as
+    `Scenario.fresh_cells` copies them."""
+    return [replace(c, files=dict(c.files), stage=c.stage if staged else 1) for c in sc["lean"]]
 
 
 # ---------------------------------------------------------------- hospital readmissions
@@ -93,7 +100,7 @@ def readmission_rates() -> Scenario:
         task="Using inputs/discharges.csv, work out the 30-day readmission rate for each ward and tell me which "
              "ward has the highest rate.",
         cells=cells, inputs={"inputs/discharges.csv": csv_rows(df)},
-        facts={"rates": rates, "overall": float(overall), "above": above, "dest": dest,
+        facts={"rates": rates, "overall": float(overall), "above": above, "dest": dest, "lean": cells[:1] + cells[2:],
                "mean_los": float(df["length_of_stay"].mean())},
     )
 
@@ -242,5 +249,7 @@ def meter() -> Scenario:
              "January. When in the day does demand peak, and how big is the overnight baseload compared with the "
              "peak?",
         cells=cells, inputs={"inputs/meter_readings.csv": csv_rows(readings)},
-        facts={"profile": profile, "summary": summary},
+        facts={"profile": profile, "summary": summary, "lean": (
+            cell("import pandas as pd\n\nreadings = pd.read_csv('inputs/meter_readings.csv')\nprint(readings.shape)\n"
+                 "print(readings.head())", shown(readings.shape, readings.head())), cells[1])},
     )

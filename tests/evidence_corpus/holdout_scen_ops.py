@@ -90,7 +90,8 @@ def demand() -> Scenario:
         task="inputs/hourly_demand.csv has hourly unit demand for one product over 2023-2024. How accurate are "
              "simple baseline forecasts over the final four weeks, and how is demand trending?",
         cells=cells, inputs={"inputs/hourly_demand.csv": csv_rows(df)},
-        facts={"scores": scores.set_index("model"), "annual": annual, "yoy": yoy, "peak": peak,
+        facts={"scores": scores.set_index("model"), "annual": annual, "yoy": yoy, "peak": peak, "lean": (
+                   cells[0], cell(FEATURES.rsplit("\npd.set_option", 1)[0]), *cells[2:]),
                "weekday": weekday, "feat_rows": len(feat)},
     )
 
@@ -140,7 +141,8 @@ def latency() -> Scenario:
         task="inputs/requests.csv is a week of API request logs. Report the latency percentiles for each endpoint "
              "and where the service is slowest.",
         cells=cells, inputs={"inputs/requests.csv": csv_rows(raw)},
-        facts={"pct": pct, "err": err, "total_err": total_err, "reg": reg, "n": len(raw)},
+        facts={"pct": pct, "err": err, "total_err": total_err, "reg": reg, "n": len(raw),
+               "lean": cells[:1] + cells[2:]},
     )
 
 
@@ -181,7 +183,7 @@ def claims() -> Scenario:
         task="inputs/claims.csv has last year's insurance claims. Compare the policy types: how much was paid out, "
              "how long claims take to settle and how often they are flagged as fraud.",
         cells=cells, inputs={"inputs/claims.csv": csv_rows(df)},
-        facts={"summary": summary, "rho": rho, "share": share},
+        facts={"summary": summary, "rho": rho, "share": share, "lean": cells[:1] + cells[2:]},
     )
 
 
@@ -231,13 +233,13 @@ def inventory() -> Scenario:
              stage=2),
         cell(CATEGORY, shown(cat), {"outputs/at_risk_by_category.csv": csv(cat)}, stage=3),
     )
-    broken = raised(RISK.format(lead="lead_time"), "KeyError: 'lead_time'", 3, line="inv['at_risk'] = "
+    broken = raised(RISK.format(lead="lead_time"), "KeyError: 'lead_time'", 2, line="inv['at_risk'] = "
                     "inv['days_of_cover'] < inv['lead_time']")
     return Scenario(
         task="inputs/inventory.csv lists every SKU in our four warehouses with stock on hand, average daily demand "
              "and supplier lead time. Which SKUs are at risk of stocking out before a replenishment could arrive, "
              "and how is that risk spread across warehouses?",
         cells=cells, inputs={"inputs/inventory.csv": csv_rows(raw)},
-        facts={"by_wh": by_wh, "summary": summary, "cat": cat, "broken": broken},
+        facts={"by_wh": by_wh, "summary": summary, "cat": cat, "broken": broken, "lean": cells[:1] + cells[2:]},
     )
 

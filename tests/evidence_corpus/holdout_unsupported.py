@@ -9,9 +9,16 @@ from . import holdout_data as hd
 from .case import Case
 from .common import cell, crit, make, million, part, pct, raised
 from .data import shown
-from .holdout_scen_care import energy, meter, readmission_model_clean, readmission_model_unsaved, readmission_rates
+from .holdout_scen_care import (
+    energy,
+    lean,
+    meter,
+    readmission_model_clean,
+    readmission_model_unsaved,
+    readmission_rates,
+)
 from .holdout_scen_learn import bootstrap, schools, survey
-from .holdout_scen_ops import RISK, claims, demand, inventory, latency
+from .holdout_scen_ops import claims, demand, inventory, latency
 
 PEAK_ONLY = """readings['hour'] = pd.to_datetime(readings['timestamp']).dt.hour
 profile = readings.groupby('hour')['kwh'].mean().round(3)
@@ -84,14 +91,12 @@ def invented_cases() -> list[Case]:
         note="Support's mean in the outputs is 2.814; 2.61 is not anywhere."))
 
     sc = demand()
-    quiet = sc.fresh_cells()[:3]  # this run built its features without printing them
-    quiet[1] = replace(quiet[1], code=quiet[1].code.rsplit("\npd.set_option", 1)[0], output="")
     out.append(make(
         "ho-invented-forecast", "invented", sc, ["a forecast of total demand for next week"],
         [part("a1", f"Using the seasonal naive model (the most accurate baseline, MAPE "
                     f"{pct(sc['scores'].loc['seasonal_naive_168h', 'mape'])}), next week's demand should total about "
                     "2,480 units.")],
-        answered="F", status="incomplete", cells=quiet,
+        answered="F", status="incomplete", cells=lean(sc)[:3],
         task="Forecast next week's total demand from inputs/hourly_demand.csv.",
         note="Only backtests ran; no forecast of next week was produced, so 2,480 is invented."))
 
@@ -103,7 +108,7 @@ def invented_cases() -> list[Case]:
         [part("a1", f"Around 11 am, at {s['peak_mean_kwh']:.1f} kWh per interval.", "outputs/load_profile.json"),
          part("a2", f"Overnight the buildings draw {s['overnight_mean_kwh']:.2f} kWh, about 52% of the peak.",
               "outputs/load_profile.json")],
-        answered="TF", status="incomplete",
+        cells=lean(sc, staged=True), answered="TF", status="incomplete",
         criteria=[crit("c1", "The average daily load profile is computed",
                        "outputs/load_profile.json gives peak_hour 11 with peak_mean_kwh 14.0 and overnight_mean_kwh "
                        "6.814.")],
@@ -118,6 +123,7 @@ def invented_cases() -> list[Case]:
                     f"with Respiratory {pct(r['Respiratory'])}, Cardiology {pct(r['Cardiology'])} and General "
                     f"Medicine {pct(r['General Medicine'])}.", "outputs/readmission_by_ward.csv"),
          part("a2", "Oncology is highest; its patients are also the oldest, averaging 61.4 years.")],
+        cells=lean(sc),
         answered="TF", status="incomplete", note="No code computed mean age by ward; 61.4 is invented."))
     return out
 
@@ -137,7 +143,7 @@ def small_cases() -> list[Case]:
         "ho-small-ward-count-json", "small_integers", sc, ask,
         [part("a1", "3 wards are above the hospital-wide rate: Oncology, Respiratory and Cardiology.",
               "outputs/wards_above_overall.json")],
-        answered="T", status="completed", task=task,
+        cells=lean(sc), answered="T", status="completed", task=task,
         note="The cited JSON holds n_wards_above = 3 as the computed value."))
 
     sc = meter()
@@ -145,7 +151,7 @@ def small_cases() -> list[Case]:
     out.append(make(
         "ho-small-peak-hour-json", "small_integers", sc, ["the hour of peak demand"],
         [part("a1", "Demand peaks at 11 am on average.", "outputs/load_profile.json")],
-        answered="T", status="completed", task=task, note="The cited JSON holds peak_hour 11."))
+        cells=lean(sc), answered="T", status="completed", task=task, note="The cited JSON holds peak_hour 11."))
     prof = sc["profile"]
     cells = [sc.fresh_cells()[0], cell(PEAK_ONLY, shown(prof, f"Peak hour: {int(prof.idxmax())}"))]
     out.append(make(
@@ -174,6 +180,7 @@ def small_cases() -> list[Case]:
     out.append(make(
         "ho-small-peak-year-json", "small_integers", sc, ["which year had the highest demand"],
         [part("a1", "Demand was highest in 2023.", "outputs/peak_year.json")],
+        cells=lean(sc),
         answered="T", status="completed", task="In which year was demand in inputs/hourly_demand.csv highest?",
         note="The cited JSON holds peak_year 2023 as the computed value."))
     return out
@@ -233,19 +240,19 @@ def derived_cases() -> list[Case]:
         [part("a1", f"Home policies account for {pct(sc['share']['Home'])} of everything paid out "
                     f"(${million(sm.loc['Home', 'total_paid'], 1)}).",
               "outputs/share_of_paid.csv", "outputs/claims_summary.csv")],
+        cells=lean(sc),
         answered="T", status="completed", task="What share of total claim payouts went to Home policies? Data: "
                                                "inputs/claims.csv.",
         note="A share, but one the code computed and saved."))
 
     sc = latency()
     reg = sc["reg"]
-    cells = [c for i, c in enumerate(sc.fresh_cells()) if i != 1]
     out.append(make(
         "ho-derived-region-gap", "derived", sc, ["how much slower ap-south is than us-east at p95"],
         [part("a1", f"ap-south's p95 is {reg['ap-south']} ms against {reg['us-east']} ms in us-east — "
                     f"{reg['ap-south'] - reg['us-east']:.1f} ms slower, or {pct(reg['ap-south'] / reg['us-east'] - 1)} "
                     "higher.", "outputs/p95_by_region.csv")],
-        answered="F", status="incomplete", cells=cells,
+        answered="F", status="incomplete", cells=lean(sc),
         task="How much slower is ap-south than us-east at p95 in inputs/requests.csv?",
         note="The difference and the percentage are the model's arithmetic."))
     er = sc["err"]
@@ -253,6 +260,7 @@ def derived_cases() -> list[Case]:
         "ho-derived-error-total-computed", "derived", sc, ["how many requests failed with a server error"],
         [part("a1", f"{sc['total_err']} requests returned a 5xx error over the week, "
                     f"{er.loc['/api/checkout', 'errors']} of them on /api/checkout.")],
+        cells=lean(sc),
         answered="T", status="completed", task="How many requests in inputs/requests.csv failed with a server error?",
         note="The total is a sum, but the code printed it."))
     return out
@@ -300,8 +308,7 @@ def failed_cases() -> list[Case]:
         note="The model cell printed its results then raised on saving; its output is not evidence."))
 
     sc = inventory()
-    cells = [sc.fresh_cells()[0], raised(RISK.format(lead="lead_time"), "KeyError: 'lead_time'", 2,
-                                         line="inv['at_risk'] = inv['days_of_cover'] < inv['lead_time']")]
+    cells = [sc.fresh_cells()[0], sc["broken"]]
     out.append(make(
         "ho-failed-keyerror", "failed_code", sc,
         ["which SKUs are at risk of stocking out before replenishment", "how the risk is spread across warehouses"],
