@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .case import Case
 from .holdout_correct import correct_cases
-from .holdout_mixed import misquoted_cases, multipart_cases, partial_cases
+from .holdout_mixed import misquoted_cases, multipart_cases
+from .holdout_partial import partial_cases
 from .holdout_unsupported import derived_cases, failed_cases, invented_cases, small_cases
 
 

@@ -14,7 +14,7 @@ from .holdout_scen_ops import claims, demand, inventory, latency
 WARD_CSV = "outputs/readmission_by_ward.csv"
 
 
-def _ward_list(rates) -> str:
+def ward_list(rates) -> str:
     r = rates["rate"]
     return (f"Oncology {pct(r['Oncology'])}, Respiratory {pct(r['Respiratory'])}, Cardiology {pct(r['Cardiology'])}, "
             f"General Medicine {pct(r['General Medicine'])} and Orthopedics {pct(r['Orthopedics'])}")
@@ -25,7 +25,7 @@ def correct_cases() -> list[Case]:
     sc = readmission_rates()
     r, overall = sc["rates"], sc["overall"]
     ward_asks = ["the 30-day readmission rate of each ward", "which ward has the highest readmission rate"]
-    p1 = part("a1", f"Thirty-day readmission rates by ward: {_ward_list(r)}.", WARD_CSV)
+    p1 = part("a1", f"Thirty-day readmission rates by ward: {ward_list(r)}.", WARD_CSV)
     p2 = part("a2", f"Oncology has the highest rate: {pct(r.loc['Oncology', 'rate'])} of its "
                     f"{num(r.loc['Oncology', 'discharges'])} discharges came back within 30 days, well above the "
                     f"hospital-wide {pct(overall, 2)}.")

@@ -1,11 +1,11 @@
-"""Hold-out cases: criteria whose evidence misstates the files (orchestrated), open questions of several parts all
-answered, and answers that leave some parts out."""
+"""Hold-out cases: criteria whose evidence misstates the files (orchestrated) and open questions of several parts,
+all answered."""
 
 from __future__ import annotations
 
 from .case import Case
 from .common import crit, make, million, num, part, pct
-from .holdout_correct import _ward_list
+from .holdout_correct import ward_list
 from .holdout_scen_care import energy, lean, readmission_model, readmission_rates
 from .holdout_scen_learn import QUESTIONS, schools, survey
 from .holdout_scen_ops import claims, demand, inventory, latency
@@ -17,7 +17,7 @@ ENERGY_ASKS = ["which building type is most energy-intensive per square metre",
                "whether retrofits reduce energy intensity after accounting for age and type"]
 
 
-def _claim_parts(sc) -> list:
+def claim_parts(sc) -> list:
     sm = sc["summary"]
     tp, days, fr = sm["total_paid"], sm["median_days_to_settle"], sm["fraud_rate"]
     return [
@@ -31,7 +31,7 @@ def _claim_parts(sc) -> list:
     ]
 
 
-def _inv_parts(sc) -> list:
+def inv_parts(sc) -> list:
     sv, wh = sc["summary"], sc["by_wh"]
     return [part("a1", f"{num(sv['at_risk_skus'])} SKUs ({pct(sv['at_risk_share'], 2)}) have fewer days of cover "
                        "than their supplier lead time.", "outputs/stock_summary.json"),
@@ -40,7 +40,7 @@ def _inv_parts(sc) -> list:
                  "outputs/stock_risk_by_warehouse.csv")]
 
 
-def _energy_parts(sc) -> list:
+def energy_parts(sc) -> list:
     e, c = sc["eui"], sc["coefs"]
     return [part("a1", f"Hospitals (median {e.loc['Hospital', 'median']} kWh/m²).", "outputs/eui_by_type.csv"),
             part("a2", f"Yes: about {-c.loc['retrofit', 'coef']:.1f} kWh/m² less with a retrofit, other things equal.",
@@ -55,7 +55,7 @@ def misquoted_cases() -> list[Case]:
     ok_fraud = crit("c3", "Fraud rates are compared across policy types",
                     "outputs/claims_summary.csv fraud_rate: Travel 0.0475, Health 0.0158.")
     out.append(make(
-        "ho-misq-column-name", "misquoted", sc, CLAIM_ASKS, _claim_parts(sc), answered="TTT", status="incomplete",
+        "ho-misq-column-name", "misquoted", sc, CLAIM_ASKS, claim_parts(sc), answered="TTT", status="incomplete",
         criteria=[ok_paid, crit("c2", "Settlement times are compared across policy types",
                                 "outputs/claims_summary.csv column avg_settlement_days: Home 35.0, Travel 11.0.",
                                 holds=False), ok_fraud],
@@ -81,14 +81,14 @@ def misquoted_cases() -> list[Case]:
     sc = inventory()
     ok_risk = crit("c1", "At-risk SKUs are identified", "outputs/stock_summary.json: at_risk_skus 5031 of skus 20000.")
     out.append(make(
-        "ho-misq-missing-file", "misquoted", sc, INV_ASKS, _inv_parts(sc),
+        "ho-misq-missing-file", "misquoted", sc, INV_ASKS, inv_parts(sc),
         cells=lean(sc, staged=True), answered="TT", status="incomplete",
         criteria=[ok_risk, crit("c2", "A reorder plan is produced for the at-risk SKUs",
                                 "outputs/reorder_plan.csv lists the 5031 at-risk SKUs with suggested order quantities.",
                                 holds=False)],
         note="No cell wrote outputs/reorder_plan.csv."))
     out.append(make(
-        "ho-misq-percent-scale", "misquoted", sc, INV_ASKS, _inv_parts(sc), answered="TT", status="incomplete",
+        "ho-misq-percent-scale", "misquoted", sc, INV_ASKS, inv_parts(sc), answered="TT", status="incomplete",
         criteria=[ok_risk, crit("c2", "The spread of risk across warehouses is reported",
                                 "outputs/stock_risk_by_warehouse.csv: at_risk_share for WH-South is 0.34%, the highest "
                                 "of the four warehouses.", holds=False)],
@@ -117,7 +117,7 @@ def misquoted_cases() -> list[Case]:
 
     sc = energy()
     out.append(make(
-        "ho-misq-wrong-file", "misquoted", sc, ENERGY_ASKS, _energy_parts(sc), answered="TT", status="incomplete",
+        "ho-misq-wrong-file", "misquoted", sc, ENERGY_ASKS, energy_parts(sc), answered="TT", status="incomplete",
         criteria=[crit("c1", "Energy intensity is computed for each building type",
                        "outputs/eui_by_type.csv: Hospital median 485.7 kWh/m²."),
                   crit("c2", "The retrofit effect is estimated controlling for age and type",
@@ -217,7 +217,7 @@ def multipart_cases() -> list[Case]:
         "ho-multi-hospital", "multipart", sc,
         ["the overall 30-day readmission rate", "how the rate varies by ward", "whether discharge destination matters"],
         [part("a1", f"Overall, {pct(sc['overall'], 2)} of discharges were readmitted within 30 days."),
-         part("a2", f"By ward: {_ward_list(sc['rates'])}.", "outputs/readmission_by_ward.csv"),
+         part("a2", f"By ward: {ward_list(sc['rates'])}.", "outputs/readmission_by_ward.csv"),
          part("a3", f"Yes — {pct(dest['Home'])} after discharge home, {pct(dest['Home with care'], 2)} home with care "
                     f"and {pct(dest['Skilled nursing'])} after discharge to skilled nursing.",
               "outputs/readmission_by_destination.csv")],
@@ -229,7 +229,7 @@ def multipart_cases() -> list[Case]:
     c = sc["coefs"]
     out.append(make(
         "ho-multi-energy", "multipart", sc, [*ENERGY_ASKS, "how much each year of building age adds"],
-        [*_energy_parts(sc),
+        [*energy_parts(sc),
          part("a3", f"Each additional year of age adds about {c.loc['age', 'coef']:.2f} kWh/m² of annual intensity "
                     f"(interval {c.loc['age', 'ci_low']:.2f} to {c.loc['age', 'ci_high']:.2f}).",
               "outputs/eui_model_coefficients.csv")],
@@ -260,7 +260,7 @@ def multipart_cases() -> list[Case]:
         note="Cited and uncited parts, all traced (p in e-notation, as printed)."))
 
     sc = claims()
-    out.append(make("ho-multi-claims", "multipart", sc, CLAIM_ASKS, _claim_parts(sc), cells=lean(sc), answered="TTT",
+    out.append(make("ho-multi-claims", "multipart", sc, CLAIM_ASKS, claim_parts(sc), cells=lean(sc), answered="TTT",
                     status="completed", note="Three parts from the claims summary; 2.3 MB printed table."))
 
     sc = demand()
@@ -278,79 +278,3 @@ def multipart_cases() -> list[Case]:
         note="Both parts traced, but the closing 22.5% (the model's own ratio of day means) is in no output."))
     return out
 
-
-def partial_cases() -> list[Case]:
-    out: list[Case] = []
-    sc = latency()
-    pc, reg = sc["pct"], sc["reg"]
-    task = ("For the API logs in inputs/requests.csv, give me the p50/p95/p99 latency for each endpoint, the "
-            "server-error rate for each endpoint, and tell me which region is slowest.")
-    rows = "; ".join(f"{ep} {pc.loc[ep, 'p50']} / {pc.loc[ep, 'p95']} / {pc.loc[ep, 'p99']} ms" for ep in pc.index)
-    out.append(make(
-        "ho-partial-no-errors", "partial", sc, ["p50, p95 and p99 latency for each endpoint",
-                                                 "the server-error rate of each endpoint", "which region is slowest"],
-        [part("a1", f"Latency (p50 / p95 / p99): {rows}.", "outputs/latency_percentiles.csv"),
-         part("a3", f"ap-south is slowest (p95 {reg['ap-south']} ms).", "outputs/p95_by_region.csv")],
-        cells=lean(sc), answered="TFT", addressed="TFT", status="incomplete", task=task,
-        note="Error rates were computed but the answer never reports them."))
-
-    sc = survey()
-    fav = sc["fav"]
-    out.append(make(
-        "ho-partial-no-department", "partial", sc,
-        ["the share of favourable responses on each statement", "which department is least engaged",
-         "whether the statements form a reliable scale"],
-        [part("a1", "Favourable shares: " + ", ".join(f"{q} {pct(fav[q])}" for q in fav.index) + ".",
-              "outputs/favourable_by_item.csv"),
-         part("a2", "Department-level results are not broken out here.", answered=False),
-         part("a3", f"The scale is reliable (alpha {sc['alpha']:.3f}).")],
-        answered="TFT", addressed="TFT", status="incomplete",
-        task="Summarise inputs/engagement_survey.csv: favourable share per statement, the least engaged department, "
-             "and whether the statements form a reliable scale.",
-        note="The department ask is explicitly left unanswered."))
-
-    sc = readmission_rates()
-    out.append(make(
-        "ho-partial-overall-only", "partial", sc,
-        ["the 30-day readmission rate of each ward", "which ward has the highest readmission rate"],
-        [part("a1", f"The 30-day readmission rate is {pct(sc['overall'])} across all 15,000 discharges."),
-         part("a2", "Oncology has the highest rate.")],
-        cells=lean(sc), answered="FF", addressed="FT", status="incomplete",
-        note="Only the overall rate is given, not each ward's; the 'highest' part states no figure."))
-
-    sc = energy()
-    e = sc["eui"]
-    hosp = (f"Hospitals are the most energy-intensive (median {e.loc['Hospital', 'median']} kWh/m²), warehouses the "
-            f"least ({e.loc['Warehouse', 'median']}).")
-    out.append(make(
-        "ho-partial-no-retrofit", "partial", sc, ENERGY_ASKS, [part("a1", hosp, "outputs/eui_by_type.csv")],
-        answered="TF", addressed="TF", status="incomplete",
-        answer=hosp + " I also fitted a regression of intensity on age, retrofit status and building type (R² = "
-                      f"{sc['fit'].rsquared:.3f}).",
-        note="The regression is mentioned (its R² is printed) but whether retrofits reduce intensity is never said."))
-
-    sc = demand()
-    scr, ann = sc["scores"], sc["annual"]
-    out.append(make(
-        "ho-partial-no-weekday", "partial", sc,
-        ["how accurate the baseline forecasts are", "how demand is trending", "which days of the week are busiest"],
-        [part("a1", f"The best baseline (seasonal naive) has MAPE {pct(scr.loc['seasonal_naive_168h', 'mape'])}.",
-              "outputs/forecast_eval.csv"),
-         part("a2", f"Demand fell from {num(ann[2023])} to {num(ann[2024])} units.", "outputs/annual_totals.csv"),
-         part("a3", "The weekday pattern was not analysed.", answered=False)],
-        cells=lean(sc), answered="TTF", addressed="TTF", status="incomplete",
-        task="inputs/hourly_demand.csv has hourly demand for 2023-2024. How accurate are baseline forecasts over the "
-             "final four weeks, how is demand trending, and which days of the week are busiest?",
-        note="Weekday means were saved but the answer says they were not analysed."))
-
-    sc = claims()
-    parts = _claim_parts(sc)
-    out.append(make(
-        "ho-partial-orch-no-settle", "partial", sc, CLAIM_ASKS, [parts[0], parts[2]],
-        cells=lean(sc, staged=True), answered="TFT", addressed="TFT", status="incomplete",
-        criteria=[crit("c1", "Total payouts are computed per policy type",
-                       "outputs/claims_summary.csv: total_paid per policy_type, Home highest at 55648666.63."),
-                  crit("c2", "Fraud rates are compared across policy types",
-                       "outputs/claims_summary.csv fraud_rate: Travel 0.0475, Health 0.0158.")],
-        note="Orchestrated; criteria hold but the settlement-time ask is never answered."))
-    return out
