@@ -32,7 +32,8 @@ def correct_cases() -> list[Case]:
     out.append(make("ho-correct-ward-rates", "correct", sc, ward_asks, [p1, p2], answered="TT", status="completed",
                     note="Rates cited from the ward file; the overall rate (uncited part) is printed by that cell."))
     out.append(make(
-        "ho-correct-orch-ward-rates", "correct", sc, ward_asks, [p1, p2], cells=lean(sc, staged=True), answered="TT",
+        "ho-correct-orch-ward-rates", "correct", sc, ward_asks, [replace(p1), replace(p2)],
+        cells=lean(sc, staged=True), answered="TT",
         status="completed",
         answer="## Readmissions by ward\n\n" + p1.answer + "\n\n" + p2.answer,
         criteria=[crit("c1", "A 30-day readmission rate is computed for every ward",

@@ -308,7 +308,7 @@ def failed_cases() -> list[Case]:
         note="The model cell printed its results then raised on saving; its output is not evidence."))
 
     sc = inventory()
-    cells = [sc.fresh_cells()[0], sc["broken"]]
+    cells = [sc.fresh_cells()[0], replace(sc["broken"])]
     out.append(make(
         "ho-failed-keyerror", "failed_code", sc,
         ["which SKUs are at risk of stocking out before replenishment", "how the risk is spread across warehouses"],
