@@ -99,7 +99,7 @@ def _call_from(value: Any) -> TextCall | None:
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             return None
     return TextCall(value["name"], arguments) if isinstance(arguments, dict) else None
 
@@ -127,7 +127,7 @@ def parse_calls(text: str, declared: set[str] | frozenset[str]) -> tuple[list[Te
     for body in bodies:
         try:
             call = _call_from(json.loads(_strip_fence(body)))
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             call = None
         if call is None:
             expected = '{"name": ..., "arguments": {...}}'
@@ -139,7 +139,7 @@ def parse_calls(text: str, declared: set[str] | frozenset[str]) -> tuple[list[Te
         if candidate.startswith("{") and candidate.endswith("}"):
             try:
                 call = _call_from(json.loads(candidate))
-            except ValueError:
+            except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
                 call = None
             if call is not None and call.name in declared:
                 return [call], [], ""
@@ -153,7 +153,7 @@ def parse_responses(text: str) -> tuple[list[tuple[str, Any]], str]:
     for body in bodies:
         try:
             value = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             continue
         if isinstance(value, dict) and isinstance(value.get("name"), str):
             found.append((value["name"], value.get("content")))

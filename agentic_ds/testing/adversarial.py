@@ -64,6 +64,7 @@ def parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "progress.format_event": lambda text: PlainRenderer.format_event({"kind": "text", "author": "a", "text": text}),
         "markup.render": markdown.render,
         **evidence_parsers(run_dir),
+        **relay_parsers(run_dir),
     }
 
 
@@ -113,6 +114,58 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "evidence.citations (a criterion's evidence)": cited,
         "evaluation.grade (a final answer)": lambda text: grade(task, "numeric", {"r": 0.46}, {"answer": text}),
         "evaluation.manifest (a line)": manifest_line,
+    }
+
+
+def relay_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
+    """What the relay and the replay server read of a request (model text in every message) and of a reply file."""
+    import json
+
+    from agentic_ds.testing.cassette import CassetteWriter, read_cassette
+    from agentic_ds.testing.chat_request import read_request, reply_calls
+    from agentic_ds.testing.relay_files import check_reply, render_delta, render_request
+
+    def request_with(text: str) -> dict[str, Any]:
+        tools = [{"type": "function", "function": {"name": "run_python", "parameters": {}}}]
+        return {"messages": [
+            {"role": "system", "content": text},
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": text, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "run_python", "arguments": text}}]},
+            {"role": "tool", "tool_call_id": "c", "content": text},
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": text},
+        ], "tools": tools}
+
+    def read(text: str) -> Any:
+        request = read_request(request_with(text))
+        return request.agent, request.trailing_exchanges(), render_request(1, request, "", 0)
+
+    def delta(text: str) -> Any:
+        before, now = read_request(request_with("x")), read_request(request_with(text))
+        return render_delta(1, now, "", 1, (0, before))
+
+    def reply(text: str) -> Any:
+        request = read_request({"messages": [{"role": "system", "content": "x"}], "tools": request_with("")["tools"]})
+        as_json = json.dumps({"content": text, "tool_calls": [{"name": "run_python", "arguments": text}]})
+        return check_reply(text.encode(), request), check_reply(as_json.encode(), request), \
+            reply_calls({"content": text}, request)
+
+    def cassette(text: str) -> Any:
+        path = run_dir / "cassette.jsonl"
+        path.unlink(missing_ok=True)
+        writer = CassetteWriter(path)
+        try:
+            writer.add(read_request(request_with(text)), "", {"content": text, "tool_calls": []})
+        finally:
+            writer.close()
+        return read_cassette(path)
+
+    return {
+        "relay.read_request (a request)": read,
+        "relay.render_delta (a request)": delta,
+        "relay.check_reply (a reply file)": reply,
+        "relay.cassette (write and read back)": cassette,
     }
 
 
