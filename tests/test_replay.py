@@ -92,6 +92,18 @@ def test_what_the_cassette_cannot_answer_is_refused_with_what_was_expected_and_w
     assert [r.index for r in server.unused()] == [1]
 
 
+def test_a_request_missing_a_tool_result_the_recorded_reply_saw_is_refused(tmp_path):
+    two_calls = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": f"c{i}", "type": "function", "function": {"name": "read_file", "arguments": "{}"}} for i in (1, 2)]}
+    results = [{"role": "tool", "tool_call_id": f"c{i}", "content": "{}"} for i in (1, 2)]
+    recorded = write(tmp_path / "c.jsonl", [(body(), "", {"content": None, "tool_calls": [RUN]}),
+                                            (body("coding_agent", two_calls, *results), "", {"content": "done"})])
+    with ReplayServer(recorded) as server:
+        ask(server, body())
+        status, refused = ask(server, body("coding_agent", two_calls, results[0]))
+    assert status == 400 and "1 call(s) without their result" in refused["error"]["message"]
+
+
 def test_one_request_more_than_recorded_is_refused(tmp_path):
     recorded = write(tmp_path / "c.jsonl", [(body(), "", {"content": "done", "tool_calls": []})])
     with ReplayServer(recorded) as server:

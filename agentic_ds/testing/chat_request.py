@@ -57,17 +57,24 @@ class ChatRequest:
     def trailing_exchanges(self) -> list[list[str]]:
         """The tool exchanges that end the request, oldest first: the names each assistant message called, when
         its results follow it. [] for the first request of a turn."""
-        exchanges: list[list[str]] = []
+        return [calls for calls, _results in self._trailing()]
+
+    def unanswered_calls(self) -> int:
+        """Calls in those exchanges whose result is not in the request."""
+        return sum(max(0, len(calls) - results) for calls, results in self._trailing())
+
+    def _trailing(self) -> list[tuple[list[str], int]]:
+        exchanges: list[tuple[list[str], int]] = []
         index = len(self.messages) - 1
         while index >= 0:
             results = 0
-            while index >= 0 and _is_result(self.messages[index]):
-                results += 1
+            while index >= 0 and (count := _results_in(self.messages[index])):
+                results += count
                 index -= 1
             calls = calls_in(self.messages[index]) if results and index >= 0 else []
             if not calls:
                 break
-            exchanges.append(calls)
+            exchanges.append((calls, results))
             index -= 1
         return exchanges[::-1]
 
@@ -120,13 +127,15 @@ def _declared_in_text(system: str) -> list[dict[str, Any]]:
     return found
 
 
-def _is_result(message: dict[str, Any]) -> bool:
+def _results_in(message: dict[str, Any]) -> int:
+    """How many tool results a message carries: 1 for a native `tool` message, the `<tool_response>` blocks of a
+    text-protocol user message, else 0."""
     if message.get("role") == "tool":
-        return True
+        return 1
     if message.get("role") != "user":
-        return False
+        return 0
     text = text_of(message.get("content"))
-    return text_tools.RESPONSE_OPEN in text and bool(text_tools.parse_responses(text)[0])
+    return len(text_tools.parse_responses(text)[0]) if text_tools.RESPONSE_OPEN in text else 0
 
 
 def calls_in(message: dict[str, Any]) -> list[str]:

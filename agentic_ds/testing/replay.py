@@ -142,6 +142,9 @@ def _differences(recorded: Recorded, request: ChatRequest) -> list[tuple[str, st
     if recorded.exchanges != exchanges:
         found.append(("tool exchanges ending the request (the calls whose results came back)",
                       json.dumps(recorded.exchanges), json.dumps(exchanges)))
+    missing = request.unanswered_calls()
+    if missing:
+        found.append(("tool results", "a result for every call", f"{missing} call(s) without their result"))
     return found
 
 
