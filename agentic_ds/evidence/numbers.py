@@ -34,6 +34,7 @@ _NUMBER = re.compile(
     r"(?P<exp>[eE][-+]?\d{1,3})?"
     r"(?P<scale>\s?(?:thousand|million|billion|trillion)\b|[kKMB]\b|bn\b)?"
     r"(?P<pct>\s?%|\s(?:percent|per cent)\b)?"
+    r"(?:[x×](?![\w]))?"                                        # 3.3x, 2×: a ratio written as a multiple
     r"(?![\w])"
 )
 _OBSERVED = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.?\d+(?:[eE][-+]?\d{1,3})?)(\s?%)?")
@@ -44,6 +45,13 @@ _APPROX = re.compile(r"(?:~|≈|\babout|\baround|\bapprox(?:imately|\.)?|\brough
 _LOOKBACK = 16          # characters before a number searched for a bound or an approximation word
 APPROX_TOLERANCE = 0.05
 MINOR_LIMIT = 12        # whole numbers up to this are too common to hold against an answer when untraced
+YEARS = (1800, 2100)    # a whole number in this range, written without separators, may be a year
+# A trace is evidence only when a number made up at the claim's precision would rarely be found there: the observed
+# values within NEIGHBOURHOOD tolerance-widths either side of the claim are counted, and a made-up claim would match
+# one of them with probability about 1 - exp(-count / (2 * NEIGHBOURHOOD)). Above CHANCE_LIMIT, the match proves
+# nothing (a printed table of thousands of numbers holds nearly every 3-digit value).
+NEIGHBOURHOOD = 20
+CHANCE_LIMIT = 0.5
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,14 @@ class Number:
         """A small whole number (a count, a rank, "2 decimals"): traced if it can be, never held against a text."""
         return (self.decimals == 0 and not self.exponent and not self.percent and self.scale == 1.0
                 and abs(self.value) <= MINOR_LIMIT)
+
+    @property
+    def weak(self) -> bool:
+        """A small whole number or a year: too common in any output to prove a claim unless a result file the
+        claim cites holds it."""
+        plain_whole = (self.decimals == 0 and not self.exponent and not self.percent and self.scale == 1.0
+                       and "," not in self.text)
+        return self.minor or (plain_whole and YEARS[0] <= abs(self.value) <= YEARS[1])
 
     def half_step(self) -> float:
         """Half a unit of the last written digit: how far the true value may be from what was written."""
@@ -171,23 +187,49 @@ class NumberIndex:
         i = bisect.bisect_left(values, low)
         return i < len(values) and values[i] <= high
 
+    def _count_between(self, low: float, high: float) -> int:
+        values = self._ready()
+        return bisect.bisect_right(values, high) - bisect.bisect_left(values, low)
+
+    def _windows(self, claim: Number) -> list[tuple[float, float]]:
+        """The ranges of observed values that give `claim` as written: rounded (within half a step either way) or
+        truncated (up to a whole step above); a percentage also as its fraction."""
+        targets = [abs(claim.value)]
+        if claim.percent:
+            targets.append(abs(claim.value) / 100)
+        windows = []
+        for target, factor in zip(targets, (1.0, 0.01), strict=False):
+            half = claim.half_step() * factor
+            if claim.approx:
+                half = max(half, target * APPROX_TOLERANCE)
+            windows.append((target - half * (1 + 1e-9) - 1e-12, target + 2 * half * (1 - 1e-9)))
+        return windows
+
     def traces(self, claim: Number) -> bool:
         """Whether some observed number, written as `claim` was written, gives `claim`."""
         if not self._values:
             return False
         if claim.bound:
             return self._bound_holds(claim)
-        targets = [abs(claim.value)]
-        if claim.percent:
-            targets.append(abs(claim.value) / 100)
-        for target, factor in zip(targets, (1.0, 0.01), strict=False):
-            half = claim.half_step() * factor
-            if claim.approx:
-                half = max(half, target * APPROX_TOLERANCE)
-            # Rounded (within half a step either way) or truncated (up to a whole step above).
-            if self._any_between(target - half * (1 + 1e-9) - 1e-12, target + 2 * half * (1 - 1e-9)):
-                return True
-        return False
+        return any(self._any_between(low, high) for low, high in self._windows(claim))
+
+    def chance(self, claim: Number) -> float | None:
+        """How likely a number made up at `claim`'s precision would be traced here anyway; None when nothing here
+        traces `claim`. The best of its readings (a percentage or its fraction) counts."""
+        found = []
+        for low, high in self._windows(claim):
+            if self._any_between(low, high):
+                width = high - low
+                nearby = self._count_between(low - NEIGHBOURHOOD * width, high + NEIGHBOURHOOD * width)
+                found.append(1.0 - math.exp(-nearby / (2 * NEIGHBOURHOOD)))
+        return min(found) if found else None
+
+    def proves(self, claim: Number) -> bool:
+        """`claim` is traced here, and not merely by chance (see CHANCE_LIMIT). A bound proves nothing."""
+        if claim.bound or not self._values:
+            return False
+        chance = self.chance(claim)
+        return chance is not None and chance <= CHANCE_LIMIT
 
     def _bound_holds(self, claim: Number) -> bool:
         values = self._ready()
