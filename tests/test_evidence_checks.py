@@ -260,7 +260,8 @@ def test_an_unanswered_ask_or_unmet_criterion_is_incomplete(macro_run):
     verdict = decide(macro_run, verdict=agreeing("a1"))
     assert verdict.status is RunStatus.INCOMPLETE and verdict.confidence == "low" and "a2" in verdict.reason
     unmet = decide(macro_run, criteria=[CriterionRecord(id="c1", text="x", met=False, judged="shows means only")])
-    assert unmet.status is RunStatus.INCOMPLETE and "criterion c1 not met: x (the judge: shows means only)" in unmet.reason
+    assert unmet.status is RunStatus.INCOMPLETE
+    assert "criterion c1 not met: x (the judge: shows means only)" in unmet.reason
 
 
 def test_failed_or_unrun_stages_and_warnings_complete_with_warnings(macro_run):
