@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agentic_ds.evidence.asks import SLOT
-from agentic_ds.evidence.gates import FigureTrace, exempt_values, listed, trace
+from agentic_ds.evidence.gates import Exempt, FigureTrace, exempt_values, listed, trace
 from agentic_ds.evidence.numbers import extract
 from agentic_ds.evidence.sources import CodeEvidence
 from agentic_ds.schema import AskRecord, AskResult, CriterionRecord, FinalAnswer, read_model
@@ -37,6 +37,7 @@ class AskFacts:
     files: list[str] = field(default_factory=list)
     traced: list[str] = field(default_factory=list)
     untraced: list[str] = field(default_factory=list)
+    found: dict[str, str] = field(default_factory=dict)   # a traced figure -> "file: the line it is on"
     problem: str = ""        # why code refuses the part; "" when it passes to the judge
 
     @property
@@ -110,7 +111,7 @@ def check_answer(task: str, asks: list[AskRecord], claim: Any, evidence: CodeEvi
 
 
 def _ask_facts(ask: AskRecord, part: AskClaim, whole: str, evidence: CodeEvidence,
-               exempt: frozenset[float]) -> AskFacts:
+               exempt: Exempt) -> AskFacts:
     facts = AskFacts(id=ask.id, ask=ask.text, slot=ask.slot)
     facts.answer, facts.files = part.answer.strip(), [f for f in part.files if f.strip()]
     if not part.answered:
@@ -126,13 +127,13 @@ def _ask_facts(ask: AskRecord, part: AskClaim, whole: str, evidence: CodeEvidenc
         if f"@{ask.slot}[" not in facts.answer:
             facts.answer = f"@{ask.slot}[{value}] {facts.answer}".strip()
     found: FigureTrace = trace(facts.answer, facts.files, evidence, exempt)
-    facts.traced, facts.untraced = found.traced, found.untraced
+    facts.traced, facts.untraced, facts.found = found.traced, found.untraced, found.found
     if found.refused:
         rel, why = next(iter(found.refused.items()))
         facts.problem = f"it cites {rel}, which {why}"
     elif found.untraced:
         facts.problem = (f"its figure(s) {listed(found.untraced)} are in none of the files it cites, nor in any "
-                         "stage's outputs (or only by chance)")
+                         "output of executed code (or only by chance)")
     elif not found.traced:
         facts.problem = ("it states no figure that executed code produced (small whole numbers, years, bounds "
                          "and words prove nothing on their own)")

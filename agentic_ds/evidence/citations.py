@@ -2,8 +2,8 @@
 
 The checker's evidence must cite a file of this run that executed code wrote (`outputs/...`, `figures/...`, or
 the printed output of a cell that ran, `stages/NN-x/cell_NNN.out.txt`), by path or by a name found under
-outputs/ or figures/; every figure it quotes must be in a cited file at the precision quoted (in one stage's
-outputs when only images are cited), and every field or column it names as an identifier (`like_this`, or in
+outputs/ or figures/; every figure it quotes must be in a cited file at the precision quoted (in an output of
+executed code when only images are cited), and every field or column it names as an identifier (`like_this`, or in
 backticks) must be in a cited file. Otherwise the criterion is set unmet, and its evidence says why. Whether the
 evidence shows what the criterion states is language: the judge decides that at the end of the run.
 """
@@ -91,10 +91,9 @@ class CitationCheck:
         if indexes:
             missing = [n.text for n in claims if not any(index.proves(n) for index in indexes)]
             where = ", ".join(list(texts)[:3])
-        else:   # only images cited: the figures must come from one stage's outputs
-            stages = list(self.evidence.stage_scopes())
-            missing = [n.text for n in claims if not any(self.evidence.stage_index(s).proves(n) for s in stages)]
-            where = "any stage's outputs"
+        else:   # only images cited: the figures must come from an output of the code that ran
+            missing = [n.text for n in claims if self.evidence.proven_in(n) is None]
+            where = "any output of executed code"
         if not missing:
             return None
         return f"{listed(missing)} {'is' if len(missing) == 1 else 'are'} not in {where}"

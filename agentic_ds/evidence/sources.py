@@ -6,9 +6,8 @@ agents and code). A file under `outputs/` counts when a cell that ran wrote it: 
 `write_file`, or one only a failing cell wrote, is not an output of executed code. Everything is read through
 `safe_files`, never through a link, and within byte caps (what a cap left unread is said in `notes`).
 
-Figures are traced within a scope, never against everything at once: the files an answer cites, or else the
-outputs of one stage at a time (its cells' printed output and the files they wrote). A scope is indexed when it
-is first asked for.
+Figures are traced within a scope, never against everything at once: the files an answer cites, or else each
+output of code that ran on its own (`proven_in`). A file is indexed when it is first asked for.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from agentic_ds.evidence.numbers import NumberIndex
+from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of
 from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
@@ -27,6 +26,7 @@ TEXT_SUFFIXES = frozenset({".json", ".csv", ".tsv", ".txt", ".md", ".html", ".lo
 FILE_CAP_BYTES = 4 * 1024 * 1024        # read of one output file (its head beyond this)
 TOTAL_CAP_BYTES = 16 * 1024 * 1024      # read of all output files together
 NOTEBOOK_CAP_BYTES = 64 * 1024 * 1024
+MAX_LINE_CHARS = 240                    # of the line a figure was found on, as the judge is shown it
 
 
 @dataclass
@@ -55,7 +55,8 @@ class CodeEvidence:
     _indexes: dict[str, NumberIndex] = field(default_factory=dict)
     _budget: int = TOTAL_CAP_BYTES
     _outputs: dict[str, str] | None = None
-    _scopes: dict[str, list[str]] | None = None
+    _outputs_all: list[str] | None = None
+    _union: NumberIndex | None = None
 
     @property
     def code_ran(self) -> bool:
@@ -103,26 +104,33 @@ class CodeEvidence:
             self._indexes[rel] = index
         return self._indexes[rel]
 
-    def stage_scopes(self) -> dict[str, list[str]]:
-        """Each stage -> the files of its evidence: the printed output of its cells that ran, then the files they
-        wrote."""
-        if self._scopes is None:
-            self._scopes = {}
-            for rel, stage in [*self.outputs_of_ok_cells().items(), *self.written.items()]:
-                self._scopes.setdefault(stage, []).append(rel)
-        return self._scopes
+    def proven_in(self, claim: Number, rels: list[str] | None = None) -> str | None:
+        """The first of `rels` (by default every output of executed code: each cell's printed output, each file
+        it wrote) that proves `claim` on its own; None when none does."""
+        if rels is None:
+            if self._outputs_all is None:
+                self._outputs_all = [rel for rel in [*self.outputs_of_ok_cells(), *self.written]
+                                     if self.text(rel) is not None]
+                self._union = NumberIndex()
+                for rel in self._outputs_all:
+                    index = self.index(rel)
+                    if index is not None:
+                        self._union.merge(index)
+            if self._union is None or not self._union.traces(claim):   # one pass over all of them rules most out
+                return None
+            rels = self._outputs_all
+        return next((rel for rel in rels if (index := self.index(rel)) is not None and index.proves(claim)), None)
 
-    def stage_index(self, stage: str) -> NumberIndex:
-        """Every number of one stage's evidence, in one index."""
-        key = f"stage:{stage}"
-        if key not in self._indexes:
-            index = NumberIndex()
-            for rel in self.stage_scopes().get(stage, []):
-                text = self.text(rel)
-                if text is not None:
-                    index.add_text(text)
-            self._indexes[key] = index
-        return self._indexes[key]
+    def line_of(self, claim: Number, rel: str) -> str:
+        """The line of `rel` where a number giving `claim` first appears (what the judge is shown)."""
+        text, index = self.text(rel) or "", self.index(rel)
+        value = index.observed(claim) if index is not None else None
+        at = offset_of(text, value, signed=claim.signed) if value is not None else None
+        if at is None:
+            return ""
+        start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+        line = text[start:end if end >= 0 else len(text)].strip()
+        return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " …"
 
     def _read(self, rel: str) -> str | None:
         if self.workspace is None or self.citable(rel) is not None:

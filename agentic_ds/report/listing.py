@@ -21,6 +21,7 @@ class RunSummary:
     id: str
     path: Path
     status: RunStatus
+    title: str
     task: str
     mode: str
     started_at: str
@@ -49,6 +50,7 @@ def summarize_run(path: Path) -> RunSummary:
         id=record.id or path.name,
         path=path.resolve(),
         status=status,
+        title=record.title,
         task=" ".join(record.task.split()),
         mode=record.mode,
         started_at=record.started_at,

@@ -76,7 +76,7 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
     from agentic_ds.evidence.answers import check_answer
     from agentic_ds.evidence.asks import read_asks
     from agentic_ds.evidence.citations import CitationCheck
-    from agentic_ds.evidence.gates import trace
+    from agentic_ds.evidence.gates import Exempt, trace
     from agentic_ds.evidence.numbers import NumberIndex, extract
     from agentic_ds.evidence.sources import Cell, CodeEvidence
     from agentic_ds.offline.addressing import addresses
@@ -119,7 +119,7 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "evidence.coverage.addresses (an answer)": lambda text: [addresses(ask, text) for ask in asks],
         "evidence.check_answer (an answer)": checked,
         "evidence.gates.trace (an answer's part)": lambda text: trace(text, ["stages/01-a/cell_001.out.txt"],
-                                                                       evidence, frozenset()),
+                                                                       evidence, Exempt()),
         "evidence.citations (a criterion's evidence)": cited,
         "evaluation.grade (a final answer)": lambda text: grade(task, "numeric", {"r": 0.46}, {"answer": text}),
         "evaluation.manifest (a line)": manifest_line,

@@ -37,7 +37,7 @@ def build_judge(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         facts = AnswerFacts.from_state(state.get(S.ANSWER_FACTS)) or AnswerFacts(given=False)
         claim = facts.claim or {}
-        parts = [{"id": a.id, "ask": a.ask, "answer": a.answer, "files": a.files, "traced": a.traced}
+        parts = [{"id": a.id, "ask": a.ask, "answer": a.answer, "files": a.files, "found": a.found}
                  for a in facts.to_judge()]
         return {
             "task": state.get(S.TASK, ""),

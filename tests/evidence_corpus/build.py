@@ -1,9 +1,12 @@
 """A corpus case written into a run directory as the sandbox's recorder writes one, and the product's checks run
 over it: the code gates, then a scripted judge, then the one status rule.
 
-Judges: `truthful` says what the case's labels say about language (`addressed`, `shows`); `agreeing` says yes to
-everything (a judge that lies); `silent` gives no verdict (junk). Facts are never the judge's: the code gates run
-the same whichever judge speaks.
+Judges, for the asks and criteria that passed the code gates (the only ones a judge is shown):
+- `reviewer` says what a careful reviewer concludes (`answered`, `holds`): what a judge that reads the answer, the
+  evidence and the line each figure was found on should say;
+- `language` says what the words alone say (`addressed`, `shows`), blind to what a figure means;
+- `agreeing` says yes to everything (a judge that lies); `silent` gives no verdict (junk).
+Facts are never the judge's: the code gates run the same whichever judge speaks.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from agentic_ds.workspace import Workspace
 
 from .case import Case
 
-Judge = Literal["truthful", "agreeing", "silent"]
+Judge = Literal["reviewer", "language", "agreeing", "silent"]
+JUDGES: tuple[Judge, ...] = ("reviewer", "language", "agreeing", "silent")
 
 
 @dataclass
@@ -66,37 +70,42 @@ def materialize(case: Case, root: Path) -> Workspace:
     return workspace
 
 
-def judge(case: Case, root: Path, how: Judge) -> Outcome:
-    """The status the product gives the case, with `how` as the judge."""
+def judge(case: Case, root: Path, *judges: Judge) -> dict[Judge, Outcome]:
+    """The status the product gives the case with each of `judges`: the run directory is written and its facts
+    checked once, then each judge speaks on what passed."""
     workspace = materialize(case, root)
     evidence = collect(workspace)
     check = CitationCheck(evidence, case.task)
-    criteria = [check.verify(CriterionRecord(id=c.id, text=c.text, met=True, evidence=c.evidence))
-                for c in case.criteria]
+    checked = [check.verify(CriterionRecord(id=c.id, text=c.text, met=True, evidence=c.evidence))
+               for c in case.criteria]
     asks = [AskRecord(id=a.id, text=a.text) for a in case.asks]
     claim = {"valid": True, "answer": case.answer, "confidence": "high",
              "asks": [{"id": p.id, "answered": p.answered, "answer": p.answer, "files": p.files} for p in case.parts]}
     facts = check_answer(case.task, asks, claim, evidence)
-    verdict = _verdict(case, facts.to_judge(), [c for c in criteria if c.met], how)
-    final, answer = with_verdict(facts, verdict)
-    criteria = judged_criteria(criteria, {c.id for c in criteria if c.met}, verdict)
     stages = sorted({cell.stage for cell in case.cells})
     ran = {cell.stage for cell in case.cells if cell.ok}
     records = [StageRecord(id=f"s{n}", status=StageStatus.APPROVED if n in ran else StageStatus.FAILED)
                for n in stages]
-    decided = evidence_status.decide(evidence_status.RunFacts(
-        mode=case.mode, check=answer, stages=records if case.mode == "orchestrated" else [],
-        criteria=criteria if case.mode == "orchestrated" else []))
-    answered = {a.id: a.answered for a in (final.asks if final is not None else [])}
-    return Outcome(decided.status, decided.reason, answered, {c.id: bool(c.met) for c in criteria})
+    outcomes = {}
+    for how in judges or JUDGES:
+        verdict = _verdict(case, facts.to_judge(), [c for c in checked if c.met], how)
+        final, answer = with_verdict(facts, verdict)
+        criteria = judged_criteria(checked, {c.id for c in checked if c.met}, verdict)
+        decided = evidence_status.decide(evidence_status.RunFacts(
+            mode=case.mode, check=answer, stages=records if case.mode == "orchestrated" else [],
+            criteria=criteria if case.mode == "orchestrated" else []))
+        answered = {a.id: a.answered for a in (final.asks if final is not None else [])}
+        outcomes[how] = Outcome(decided.status, decided.reason, answered, {c.id: bool(c.met) for c in criteria})
+    return outcomes
 
 
 def _verdict(case: Case, parts: list, criteria: list[CriterionRecord], how: Judge) -> JudgeVerdict | None:
     if how == "silent":
         return None
-    shows = {c.id: c.shows for c in case.criteria}
+    asks = case.answered if how == "reviewer" else case.addressed
+    shows = {c.id: c.holds if how == "reviewer" else c.shows for c in case.criteria}
     return JudgeVerdict.model_validate({
-        "asks": [{"id": p.id, "addressed": how == "agreeing" or case.addressed.get(p.id, False), "reason": how}
+        "asks": [{"id": p.id, "addressed": how == "agreeing" or asks.get(p.id, False), "reason": how}
                  for p in parts],
         "criteria": [{"id": c.id, "shown": how == "agreeing" or shows.get(c.id, True), "reason": how}
                      for c in criteria],
@@ -106,3 +115,21 @@ def _verdict(case: Case, parts: list, criteria: list[CriterionRecord], how: Judg
 def _write(path: Path, content: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content)
+
+
+FABRICATED = frozenset({"invented", "small_integers", "derived", "misquoted", "failed_code"})
+
+
+def fabricated(case: Case) -> bool:
+    """A case whose answer or evidence claims what executed code did not produce: a fact the code gates must
+    catch whatever a judge says (the quotes that only fail to show their criterion are language, the judge's)."""
+    if case.category not in FABRICATED or case.status == "completed":
+        return False
+    return not (case.category == "misquoted" and all(c.shows is False or c.holds for c in case.criteria)
+                and all(case.answered.values()))
+
+
+def evaluate(cases: list[Case], root: Path, *judges: Judge) -> dict[Judge, list[tuple[Case, Outcome]]]:
+    """Every case judged by each of `judges`, each case in its own run directory under `root`."""
+    judged = [(case, judge(case, root / case.id, *judges)) for case in cases]
+    return {how: [(case, outcomes[how]) for case, outcomes in judged] for how in judges or JUDGES}
