@@ -37,8 +37,8 @@ RESPONDER_README = """This folder is a model relay (agentic_ds.testing.relay). E
                      every message (written last: when it exists, the request is complete)
   NNNN.delta.md      only the messages after those shared with the same agent's previous request
   NNNN.request.json  the raw request body
-Answer request NNNN by creating NNNN.reply.json (create-only: write a temporary file, then link or rename it
-into place; never overwrite):
+Answer request NNNN by creating NNNN.reply.json (create-only: write a temporary file, then hard-link it into
+place with `ln`, which fails when the name exists; never overwrite):
   {"content": "text or null", "tool_calls": [{"name": "tool", "arguments": {...}}]}
 A reply the relay cannot use is moved to NNNN.reply.K.rejected.json and NNNN.reply.K.error says why:
 fix it and create NNNN.reply.json again. `finished.json` appears when the run is over (with `record`).

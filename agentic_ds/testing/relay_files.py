@@ -73,7 +73,7 @@ def _header(number: int, request: ChatRequest, scope: str, index: int) -> list[s
         f"- tool_choice: {json.dumps(request.tool_choice)}",
         f"- response_format: {request.response_format or 'none'}"
         + (" (answer with one JSON object in `content`)" if request.wants_json and request.protocol == "none" else ""),
-        f"- reply: write `{name(number, 'reply.json')}` (create-only: a temporary file, then link or rename it "
+        f"- reply: write `{name(number, 'reply.json')}` (create-only: a temporary file, then `ln` it "
         f"into place) = `{REPLY_FORMAT}`",
         "",
     ]
