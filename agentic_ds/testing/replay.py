@@ -7,8 +7,8 @@ mode), and the request's place among that agent's requests in that branch. Rewor
 key matches only when the request has the recorded shape: the same tool names offered, JSON asked for or not,
 and the same tool exchanges ending it (the calls of the recorded replies, each with its results back), so a
 recorded reply never answers a request it was not written for. A request the cassette cannot answer (an agent
-it never saw, one request more than it recorded, a different shape) gets HTTP 400 with a readable diff, which
-fails the run at once (a 400 is never retried), and `ReplayResult.misses` keeps it for the test to show.
+it never saw, one request more than it recorded, a different shape) gets HTTP 400, which fails the run at once (a
+400 is never retried), and `ReplayResult.misses` keeps a readable diff of it for the test to show.
 
 Requests without an identity line (the compactor's summaries) depend on prompt lengths, not on replies: they
 are answered from the cassette while it has them, else with a stand-in summary, and are never a miss.
@@ -82,7 +82,10 @@ class ReplayServer(ChatServer):
         if found is None:
             with self._lock:
                 self.misses.append(problem)
-            return Refusal(400, problem)
+            # The diff stays in `misses` for the test to show: the HTTP error is one neutral line, since an error
+            # naming tools or formats would make the product step its capabilities down and ask again.
+            return Refusal(400, f"{self.label}: no recorded reply for request {index + 1} of agent "
+                                f"`{request.agent}` in scope {_scope_label(scope)} (the replay's failure shows why)")
         with self._lock:
             self.used.add(found.number)
         message, finish = reply_message(found.reply, request, f"call_{found.number}")
