@@ -14,7 +14,6 @@ from tests.workflow_scripts import (
     PARSED,
     approve,
     criteria,
-    decide,
     happy_scripts,
     no_change,
     write_sales,
@@ -84,7 +83,6 @@ async def test_rejected_plan_is_revised_with_the_review_in_the_makers_prompt(tmp
     scripts["plan_reviewer"] = [
         text("CHANGES REQUESTED\n1. Split the work: audit first, then the means per region.")
     ] + approve()
-    scripts["plan_confirmation"] = [decide(False, "needs split"), decide(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert outcome.status == "completed", outcome.reason
     assert_complete(models)
@@ -101,7 +99,6 @@ async def test_rejected_stage_retries_with_feedback_and_error_in_the_coders_prom
     scripts["code_reviewer"] = (
         approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist; use 'price'.")] + approve()
     )
-    scripts["impl_confirmation"] = [decide(True), decide(False, "wrong column"), decide(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert outcome.status == "completed", outcome.reason
     coder = models["coding_agent"]
@@ -126,7 +123,6 @@ async def test_stage_that_exhausts_its_bound_fails_and_the_run_goes_on(tmp_path)
         text("Means computed. outputs/means.csv"),
     ]
     scripts["code_reviewer"] = [text("CHANGES REQUESTED: KeyError")] * 2 + approve()
-    scripts["impl_confirmation"] = [decide(False), decide(False), decide(True)]
     scripts["criteria_checker"] = [criteria(False, "nothing yet"), criteria(True)]
     from agentic_ds.config.settings import Settings
 
@@ -156,7 +152,6 @@ async def test_reflector_appends_a_stage_that_then_runs(tmp_path):
     )
     scripts["coding_agent"] += [call("run_python", code=units), text("Units written to outputs/units.csv")]
     scripts["code_reviewer"] += approve()
-    scripts["impl_confirmation"] += [decide(True)]
     scripts["criteria_checker"] = [criteria(False), criteria(False), criteria(True)]
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert_complete(models)
@@ -239,7 +234,7 @@ async def test_no_template_residue_or_placeholder_reaches_any_model(tmp_path):
             assert not re.search(r"\{[a-z_]+\??\}", system), (name, i)  # ADK-style placeholders
             assert "Undefined" not in system and "$global_preamble" not in system
             assert "## Task" in system or name in ("plan_confirmation", "impl_confirmation", "plan_parser")
-    assert seen >= 15
+    assert seen >= 12
 
 
 async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_path):
@@ -252,7 +247,6 @@ async def test_a_coder_turn_is_cut_at_its_call_limit_and_the_run_goes_on(tmp_pat
     scripts["code_reviewer"][0] = text("CHANGES REQUESTED: no audit was written")
     scripts["coding_agent"][4:4] = [call("run_python", code=scripts_audit()), text("audit written")]
     scripts["code_reviewer"][1:1] = approve()
-    scripts["impl_confirmation"] = [decide(False), decide(True), decide(True)]
     outcome, models = await run_scripted(
         tmp_path, TASK, [csv], scripts, settings=Settings(loops={"coder_tool_calls": 3})
     )
@@ -268,3 +262,20 @@ def scripts_audit() -> str:
     from tests.workflow_scripts import AUDIT_CODE
 
     return AUDIT_CODE
+
+
+async def test_a_review_that_states_its_verdict_is_confirmed_in_code_and_a_vague_one_by_the_model(tmp_path):
+    """Reviewers start with APPROVED or CHANGES REQUESTED; that needs no model to turn it into true or false. A review
+    that strays from the format still goes to the confirmation agent."""
+    csv = write_sales(tmp_path / "data")
+    scripts = happy_scripts()
+    scripts["plan_reviewer"] = [text("The plan looks reasonable to me overall.")]
+    scripts["plan_confirmation"] = [as_json({"exit": True, "reason": "the reviewer accepts the plan"})]
+    outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
+    assert outcome.status == "completed", outcome.reason
+    assert_complete(models)
+    agents = json.loads((outcome.workspace.root / "run.json").read_text())["agents"]
+    assert agents["plan_confirmation"]["llm_calls"] == 1
+    assert agents.get("impl_confirmation", {}).get("llm_calls", 0) == 0   # both reviews said APPROVED: code decided
+    session = await reopen_state(outcome.workspace.root)
+    assert session.state["impl_decision"] == {"exit": True, "reason": "APPROVED - means ok"}

@@ -17,6 +17,7 @@ from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.verdicts import decide_when_explicit
 
 OUTPUT_TAIL_CHARS = 1500
 
@@ -83,7 +84,8 @@ def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
+    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION),
+                     before_agent_callback=decide_when_explicit(S.CODE_REVIEW, S.IMPL_DECISION))
 
 
 def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) -> str:
