@@ -32,20 +32,20 @@ def stage(tag: str) -> dict:
 
 CONTEXT_VARS = {
     "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "max_stages"],
-    "plan_reviewer": ["task", "data_profile", "plan"],
+    "plan_reviewer": ["task", "data_profile", "plan", "previous_review"],
     "confirmation": ["subject", "review"],
     "plan_parser": ["plan", "asks", "previous_error"],
     "task_reader": ["task", "slots", "data_profile", "previous_error"],
     "judge": ["task", "asks", "answer", "parts", "criteria", "excerpts"],
     "coding_agent": ["task", "data_profile", "stage_map", "finished_stages", "stage", "feedback", "last_error",
-                     "previous_code", "skills"],
+                     "previous_code", "skills", "missing"],
     "code_reviewer": ["task", "stage", "execution", "summary", "files"],
     "criteria_checker": ["task", "criteria", "stage_results", "files"],
     "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
-    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files", "status"],
+    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files"],
     "simple_coder": ["task", "data_profile", "earlier_attempts", "skills"],
     "answer_validator": ["task", "asks", "execution", "summary", "stage_results", "criteria", "files"],
-    "simple_summary": ["task", "mode", "run_status", "answer", "files", "status"],
+    "simple_summary": ["task", "mode", "run_status", "answer", "files"],
 }
 
 

@@ -20,9 +20,9 @@ from tests.workflow_scripts import (
 )
 
 ALL_AGENTS = {
-    "file_analyzer", "plan_maker", "plan_reviewer", "plan_confirmation", "plan_parser", "stage_orchestrator",
-    "coding_agent", "code_reviewer", "impl_confirmation", "criteria_checker", "stage_reflector", "answer_validator",
-    "evidence_check", "summary_agent",
+    "file_analyzer", "task_reader", "plan_maker", "plan_reviewer", "plan_confirmation", "plan_parser",
+    "stage_orchestrator", "coding_agent", "code_reviewer", "impl_confirmation", "criteria_checker", "answer_validator",
+    "judge", "evidence_check", "summary_agent",
 }
 TASK = "Which region has the highest mean price?"
 
@@ -56,6 +56,9 @@ async def test_plan_approved_first_time_completes_with_every_artifact(tmp_path):
     assert json.loads((run / "plan.json").read_text())["stages"][1]["title"] == "Mean price by region"
     assert (run / "outputs" / "means.csv").read_text().count("\n") == 4
     assert ALL_AGENTS <= authors(run)
+    # Stage 1 went as planned (approved at once, stage 2 still to run): the reflector was not asked.
+    assert "stage_reflector" not in authors(run)
+    assert "the plan is kept (no reflection needed)" in (run / "events.jsonl").read_text()
     record = json.loads((run / "run.json").read_text())
     assert record["status"] == "completed"
     assert record["agents"]["coding_agent"]["llm_calls"] == 4
@@ -145,7 +148,8 @@ async def test_reflector_appends_a_stage_that_then_runs(tmp_path):
         "description": "Sum units per region.",
         "expected_outputs": ["outputs/units.csv"],
     }
-    scripts["stage_reflector"] = [as_json({"edits": [], "new_stages": [extra], "note": "units missing"}), no_change()]
+    # Stage 1 went as planned; after stage 2 no stage is left and a criterion is unmet: the reflector adds one.
+    scripts["stage_reflector"] = [as_json({"edits": [], "new_stages": [extra], "note": "units missing"})]
     units = (
         "import pandas as pd\n"
         "pd.read_csv('inputs/sales.csv').groupby('region')['units'].sum().to_csv('outputs/units.csv')\n"
@@ -166,7 +170,7 @@ async def test_unmet_criteria_make_the_run_incomplete(tmp_path):
     csv = write_sales(tmp_path / "data")
     scripts = happy_scripts()
     scripts["criteria_checker"] = [criteria(False, "no"), criteria(False, "means.csv lacks the east region")]
-    scripts["stage_reflector"] = [no_change(), no_change()]
+    scripts["stage_reflector"] = [no_change()]   # after the last stage only: stage 1 went as planned
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert_complete(models)
     assert outcome.status == "incomplete"

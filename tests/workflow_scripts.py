@@ -98,7 +98,6 @@ def happy_scripts() -> dict[str, list]:
         ],
         "code_reviewer": approve("audit ok") + approve("means ok"),
         "criteria_checker": [criteria(False, "not yet"), criteria(True)],
-        "stage_reflector": [no_change()],
         "answer_validator": [validated()],
         "summary_agent": [text("## Answer\nSouth has the highest mean price (21.0).\n\n## Key findings\n- north 11.0")],
     }

@@ -12,7 +12,7 @@ from google.adk.agents import LlmAgent
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs import safe_files
-from agentic_ds.schema import StageRecord, stages_in
+from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
@@ -60,6 +60,7 @@ def coder_context(services: RunServices) -> ContextBuilder:
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
             "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
+            "missing": plan_state.render_missing(criteria_in(state.get(S.CRITERIA))),
         }
 
     return build

@@ -60,10 +60,12 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
 
 def build_plan_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
+        again = (state.get(S.PLAN_ROUND) or 1) > 1
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "plan": state.get(S.PLAN_TEXT) or "",
+            "previous_review": (state.get(S.PLAN_REVIEW) or "") if again else "",
         }
 
     return llm_agent(services, "plan_reviewer", mode, context)
