@@ -12,14 +12,17 @@ import contextlib
 import logging
 import os
 import shutil
+import socket
 import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from agentic_ds.errors import UsageError
 
 LOCAL_OBJECT_STORE_BYTES = 128 * 1024 * 1024      # run directories and inputs pass through it; it spills to disk
 NAMESPACE = "agentic-ds-eval"
+REACH_TIMEOUT_S = 5.0
+LOCAL_START_ATTEMPTS = 2
 INSTALL_HINT = "pip install 'agentic-ds[ray]' (on a cluster, the same versions of agentic-ds and ray on every node)"
 QUIET_ENVIRONMENT = {
     "RAY_USAGE_STATS_ENABLED": "0",               # no usage report is sent, and no prompt asks about it
@@ -63,28 +66,57 @@ class RayCluster:
 def connect(address: str | None, cpus: int | None) -> RayCluster:
     """Start a local Ray with `cpus` CPUs (default: this machine's), or join the cluster at `address`."""
     ray = import_ray()
+    if address is not None:
+        _check_reachable(address)
     for name, value in QUIET_ENVIRONMENT.items():
         os.environ.setdefault(name, value)
     common: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR, "namespace": NAMESPACE}
     temp_dir = None
-    try:
-        if address is None:
-            # Short, so Ray's socket paths stay under the 107 bytes a Unix socket allows.
-            temp_dir = tempfile.mkdtemp(prefix="ray-ads-", dir="/tmp" if os.path.isdir("/tmp") else None)
-            ray.init(address="local", num_cpus=cpus, include_dashboard=False, _temp_dir=temp_dir,
-                     object_store_memory=LOCAL_OBJECT_STORE_BYTES, **common)
-        else:
-            ray.init(address=address, **common)
-    except Exception as exc:   # Ray raises ConnectionError, RuntimeError, ValueError... for an unusable cluster
-        if temp_dir:
-            shutil.rmtree(temp_dir, ignore_errors=True)
-        with contextlib.suppress(Exception):
-            ray.shutdown()
-        where = f"the Ray cluster at {address}" if address else "a local Ray"
-        hint = ("start the cluster with `ray start --head` and give the address it prints (HOST:6379), or leave out "
-                "--address to start a local Ray" if address else "see Ray's logs under /tmp, or use --executor local")
-        raise UsageError(f"cannot start or join {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:400]}",
-                         hint=hint) from None
+    for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+        try:
+            if address is None:
+                # Short, so Ray's socket paths stay under the 107 bytes a Unix socket allows.
+                temp_dir = tempfile.mkdtemp(prefix="ray-ads-", dir="/tmp" if os.path.isdir("/tmp") else None)
+                ray.init(address="local", num_cpus=cpus, include_dashboard=False, _temp_dir=temp_dir,
+                         object_store_memory=LOCAL_OBJECT_STORE_BYTES, **common)
+            else:
+                ray.init(address=address, **common)
+            break
+        except Exception as exc:   # Ray raises ConnectionError, RuntimeError, Exception... for an unusable cluster
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            if temp_dir:
+                shutil.rmtree(temp_dir, ignore_errors=True)
+            if address is None and attempt < LOCAL_START_ATTEMPTS:
+                continue           # a busy machine can miss Ray's fixed 30 s for its raylet to register
+            _refuse(address, exc)
+    # Ray prints its own line on stdout when a worker dies; the eval's progress says so already, and stdout is the
+    # eval's (its last line is the summary). ray.util.rpdb turns the same switch off.
+    with contextlib.suppress(AttributeError):
+        ray._private.worker._worker_logs_enabled = False
     resources = ray.cluster_resources()
     nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
     return RayCluster(ray=ray, address=address, cpus=int(resources.get("CPU", 0)), nodes=nodes, temp_dir=temp_dir)
+
+
+def _check_reachable(address: str) -> None:
+    """A `HOST:PORT` that takes no connection is a usage error now (Ray itself would retry for minutes); `auto`
+    and `ray://` addresses are left to Ray."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        raise UsageError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}",
+                         hint="start it with `ray start --head` and give the address it prints (HOST:6379), or "
+                              "leave out --address to start a local Ray") from None
+
+
+def _refuse(address: str | None, exc: Exception) -> NoReturn:
+    where = f"the Ray cluster at {address}" if address else "a local Ray"
+    hint = ("check the address `ray start --head` printed (HOST:6379); a cluster with token authentication (the "
+            "default of `ray start`) needs RAY_AUTH_MODE=token and its token (RAY_AUTH_TOKEN, printed by "
+            "`ray get-auth-token` on the head) here" if address else "use --executor local")
+    raise UsageError(f"cannot start or join {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:400]}",
+                     hint=hint) from None
