@@ -26,7 +26,8 @@ BUNDLED = Path(__file__).resolve().parents[1] / "examples" / "eval"
 # numeric, exact (one question over a folder, joined), contains: each checker the bundled set grades
 SUBSET = ["emp-mean-std-salary", "emp-argmax-median", "cty-argmin-group", "shop-join-argmax"]
 RAY_MARKERS = ("raylet", "gcs_server", "ray::", "/ray/_private/", "/ray/dashboard/", "/ray/autoscaler/")
-VARYING = {"wall_s", "run_dir"}                       # the only fields of results.jsonl that differ run to run
+VARYING = {"wall_s", "run_dir"}                       # the fields of results.jsonl that differ run to run
+TOKENS = {"input_tokens", "output_tokens"}
 
 
 def cli(*args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -72,7 +73,7 @@ def read_eval(workdir: Path) -> tuple[Path, list[dict], dict]:
 
 def comparable(results: list[dict], summary: dict) -> tuple[list[dict], dict]:
     figures = {k: v for k, v in summary.items()
-               if k not in {"executor", "runs_on", "parallel", "median_wall_s", "total_wall_s", "line"}}
+               if k not in {"manifest", "executor", "runs_on", "parallel", "median_wall_s", "total_wall_s", "line"}}
     return [{k: v for k, v in r.items() if k not in VARYING} for r in results], figures
 
 
@@ -89,10 +90,19 @@ def local_eval(tmp_path_factory) -> tuple[list[dict], dict]:
 
 
 def differences(got: tuple[list[dict], dict], expected: tuple[list[dict], dict]) -> list[str]:
-    """What differs between two evals' comparable results, field by field (empty when they agree)."""
-    found = [f"summary {k}: {got[1].get(k)!r} != {v!r}" for k, v in expected[1].items() if got[1].get(k) != v]
+    """What differs between two evals' comparable results, field by field (empty when they agree). Token counts
+    may differ by a token or so: the offline model's estimate of one run moves that much from one run to the next
+    whatever runs it (seen between two local evals on a machine under heavy load)."""
+    def same(key: str, a: object, b: object) -> bool:
+        if key in TOKENS and isinstance(a, int) and isinstance(b, int):
+            return abs(a - b) <= max(2, b // 1000)
+        return a == b
+
+    found = [f"summary {k}: {got[1].get(k)!r} != {v!r}"
+             for k, v in expected[1].items() if not same(k, got[1].get(k), v)]
     found += [f"{mine.get('id')} {k}: {mine.get(k)!r:.300} != {v!r:.300}"
-              for mine, theirs in zip(got[0], expected[0], strict=True) for k, v in theirs.items() if mine.get(k) != v]
+              for mine, theirs in zip(got[0], expected[0], strict=True) for k, v in theirs.items()
+              if not same(k, mine.get(k), v)]
     return found
 
 
@@ -142,6 +152,7 @@ def test_a_cluster_joined_by_address_shares_the_eval_folder_and_gives_the_same_r
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True)
     try:
+        wait_for_port(port, head)
         result = cli("eval", str(subset_manifest(tmp_path)), "--model", "offline", "--executor", "ray",
                      "--address", f"127.0.0.1:{port}", "--workdir", str(tmp_path / "wd"), cwd=tmp_path, env=env)
         assert result.returncode == 0, result.stderr
@@ -157,6 +168,16 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, head: subprocess.Popen, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert head.poll() is None, "ray start --head ended"
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"ray start --head did not listen on {port} in {timeout:g} s")
 
 
 def stop_head(head: subprocess.Popen, temp: str) -> None:

@@ -115,8 +115,8 @@ def _check_reachable(address: str) -> None:
 
 def _refuse(address: str | None, exc: Exception) -> NoReturn:
     where = f"the Ray cluster at {address}" if address else "a local Ray"
-    hint = ("check the address `ray start --head` printed (HOST:6379); a cluster with token authentication (the "
-            "default of `ray start`) needs RAY_AUTH_MODE=token and its token (RAY_AUTH_TOKEN, printed by "
-            "`ray get-auth-token` on the head) here" if address else "use --executor local")
+    hint = ("check the address `ray start --head` printed (HOST:6379); a cluster with token authentication needs "
+            "RAY_AUTH_MODE=token and its token (RAY_AUTH_TOKEN, printed by `ray get-auth-token` on the head) here"
+            if address else "use --executor local")
     raise UsageError(f"cannot start or join {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:400]}",
                      hint=hint) from None

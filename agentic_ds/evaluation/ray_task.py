@@ -28,6 +28,7 @@ from agentic_ds.evaluation.run_archive import pack_run, unpack_input
 
 _END = object()
 STOP_WAIT_S = 30.0
+POLL_S = 0.5
 
 
 def sees_eval_dir(runs_dir: str, token: str) -> bool:
@@ -112,7 +113,13 @@ def _run(spec: RunSpec, options: dict[str, Any], forward_dirs: bool) -> Generato
     thread = threading.Thread(target=work, name=f"eval-{spec.id}", daemon=True)
     thread.start()
     try:
-        while (event := events.get()) is not _END:
+        while True:
+            try:
+                event = events.get(timeout=POLL_S)    # a timeout, so that Ray's cancel (an interrupt) gets in
+            except queue.Empty:
+                continue
+            if event is _END:
+                break
             if not forward_dirs:
                 event.pop("run_dir", None)     # a path on this worker means nothing to the eval
             yield event
