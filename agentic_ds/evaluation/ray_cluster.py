@@ -75,6 +75,12 @@ def connect(address: str | None, cpus: int | None) -> RayCluster:
     for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
         try:
             if address is None:
+                # Ray runs its workers at nice 15 (its control processes first); here the work is each worker's
+                # `agentic-ds run` child, which would inherit it and lose the CPU to anything else on the machine.
+                os.environ.setdefault("RAY_worker_niceness", "0")
+                # A worker that exits has its child SIGKILLed by Ray; left alone, the child gets SIGTERM from its
+                # parent-death signal (child.py) and stops as a run does: run.json says why, resumable.
+                os.environ.setdefault("RAY_kill_child_processes_on_worker_exit", "0")
                 # Short, so Ray's socket paths stay under the 107 bytes a Unix socket allows.
                 temp_dir = tempfile.mkdtemp(prefix="ray-ads-", dir="/tmp" if os.path.isdir("/tmp") else None)
                 ray.init(address="local", num_cpus=cpus, include_dashboard=False, _temp_dir=temp_dir,

@@ -30,6 +30,7 @@ from agentic_ds.evaluation.run_archive import RETURN_CAP_BYTES, pack_input, unpa
 from agentic_ds.runs import safe_files
 
 MAX_ATTEMPTS = 2
+STOP_WAIT_S = 30.0                 # a cancelled run gets 20 s to stop cleanly (child.INTERRUPT_GRACE_S), then is killed
 _OUTCOME_FIELDS = {f.name for f in fields(RunOutcome)}
 
 
@@ -86,9 +87,11 @@ class RayExecutor:
                     final = item
                 else:
                     report(item)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:        # the eval is interrupted: the worker stops the run as `run` would
             with contextlib.suppress(Exception):
-                self.ray.cancel(generator)     # the worker stops the run cleanly (it ends `interrupted`)
+                self.ray.cancel(generator)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(_drain(generator), STOP_WAIT_S)   # its run.json is final before it is read
             raise
         except exceptions.RayTaskError as exc:     # the task's own code failed: a bug, not retried
             return RunOutcome(error=f"the Ray task failed: {_short(exc)}")
@@ -152,6 +155,13 @@ class RayExecutor:
 
     def close(self) -> None:
         self.cluster.shutdown()
+
+
+async def _drain(generator: Any) -> None:
+    """Wait for a cancelled task's generator to end (each of its items or errors is ignored)."""
+    async for ref in generator:
+        with contextlib.suppress(Exception):
+            await ref
 
 
 def _short(exc: BaseException) -> str:
