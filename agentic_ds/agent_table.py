@@ -86,6 +86,8 @@ TEXT, READ_ONLY = Shows.TEXT, Tools.READ_ONLY
 AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
     Agent(ROOT, "sequence", parent={"orchestrated": None, "simple": None}),
     Agent("file_analyzer", "file_analyzer", parent=BOTH),
+    Agent("task_reader", "task_reader", parent=BOTH, shows=TEXT, model_role="planner", prompt="task_reader",
+          output_schema=S.TaskReading, output_key=S.TASK_READING),
     Agent("planning_loop", "loop", parent={"orchestrated": ROOT},
           loop=Loop(decision_key=S.PLAN_DECISION, round_key=S.PLAN_ROUND, iterations="plan_iterations")),
     Agent("plan_maker", "plan_maker", parent={"orchestrated": "planning_loop"}, shows=TEXT,
@@ -117,6 +119,8 @@ AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
     Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop", "orchestrated": ROOT}, shows=TEXT,
           model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=S.ValidatedAnswer,
           output_key=S.ANSWER_CLAIM),
+    Agent("judge", "judge", parent={"simple": "simple_loop", "orchestrated": ROOT}, shows=TEXT, model_role="judge",
+          prompt="judge", output_schema=S.JudgeVerdict, output_key=S.JUDGE_REPLY),
     Agent("evidence_check", "status", parent=BOTH),
     Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",
           prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=READ_ONLY,

@@ -103,6 +103,16 @@ class CriterionRecord(Record):
     evidence: str = ""
     asks: list[str] = Field(default_factory=list)     # ids of the task's asks it covers
     origin: Literal["plan", "asks"] = "plan"          # "asks": added because the plan left an ask uncovered
+    judged: str = ""                   # the judge's reason when it found the evidence does not show the criterion
+
+
+class AskRecord(Record):
+    """One thing the task asks for, as the run holds itself to it (read by a model at the start; `@name[...]`
+    slots are added by code when the reading left one out)."""
+
+    id: str
+    text: str
+    slot: str = ""                     # the name of a requested answer value `@slot[...]`
 
 
 Confidence = Literal["high", "medium", "low"]
@@ -119,6 +129,9 @@ class AskResult(Record):
     basis: Literal["computed", "model", "stated", "none"] = "none"   # what the answer rests on
     evidence: list[str] = Field(default_factory=list)                # files holding its figures
     why: str = ""                                                     # why it counts as answered, or not
+    traced: list[str] = Field(default_factory=list)                  # its figures found in the outputs it cites
+    untraced: list[str] = Field(default_factory=list)                # its figures found in none of them
+    judge: str = ""                                                   # the judge's verdict on its wording, and why
 
 
 class FinalAnswer(Record):
@@ -270,7 +283,9 @@ class RunRecord(Record):
 
     id: str = ""
     task: str = ""
+    title: str = ""                             # a few words naming the run, from the task's reader
     mode: str = ""
+    asks: list[AskRecord] = Field(default_factory=list)   # what the run held itself to
     status: RunStatus = RunStatus.UNKNOWN
     reason: str = ""
     started_at: str = ""

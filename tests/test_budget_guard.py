@@ -53,8 +53,7 @@ async def test_max_llm_calls_stops_the_run_with_status_incomplete():
     events, session = await run_app(root, guard)
     assert len(coder.requests) == 3 and len(writer.requests) == 0
     assert guard.exhausted == "max LLM calls (3) used"
-    assert session.state[state.RUN_STATUS] == "incomplete"
-    assert session.state[state.STATUS_REASON] == "budget reached: max LLM calls (3) used"
+    assert session.state[state.STOP] == {"status": "incomplete", "reason": "budget reached: max LLM calls (3) used"}
     finals = [e.content.parts[0].text for e in events if e.is_final_response() and e.content]
     assert all("budget reached" in t for t in finals)
     assert {e.author for e in events if e.is_final_response()} == {"coder", "writer"}
@@ -68,8 +67,8 @@ async def test_max_tokens_stops_after_the_call_that_crosses_it():
     _, session = await run_app(root, guard)
     assert len(coder.requests) == 3  # 1100, 2200, 3300 tokens: the third crosses
     assert guard.exhausted == "max tokens (2500) used: 3300"
-    assert session.state[state.STATUS_REASON] == "budget reached: max tokens (2500) used: 3300"
-    assert session.state[state.RUN_STATUS] == "incomplete"
+    reason = "budget reached: max tokens (2500) used: 3300"
+    assert session.state[state.STOP] == {"status": "incomplete", "reason": reason}
 
 
 async def test_max_cost_uses_the_cost_function():
@@ -80,7 +79,7 @@ async def test_max_cost_uses_the_cost_function():
     events, session = await run_app(root, guard)
     assert len(coder.requests) == 3
     assert guard.exhausted.startswith("max cost ($0.25) used: $0.33")
-    assert session.state[state.RUN_STATUS] == "incomplete"
+    assert session.state[state.STOP]["status"] == "incomplete"
     # the report writer is allowed to finish so the report of what was done is still written
     writer.assert_complete()
     assert events[-1].content.parts[0].text == "report written"
@@ -93,7 +92,7 @@ async def test_within_budget_nothing_changes():
     _, session = await run_app(root, guard)
     coder.assert_complete()
     writer.assert_complete()
-    assert guard.exhausted is None and state.RUN_STATUS not in session.state
+    assert guard.exhausted is None and state.STOP not in session.state
     assert guard.calls == 4 and guard.tokens == 440
 
 

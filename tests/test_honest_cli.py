@@ -94,9 +94,9 @@ CASES = {
 def test_a_model_that_lies_agrees_or_talks_junk_never_completes_a_run(tmp_path, monkeypatch, case):
     mode, scripts, missing = CASES[case]
     code, last, record, report = cli_run(tmp_path, monkeypatch, mode, scripts())
-    assert record["status"] in ("incomplete", "completed_with_warnings"), record["reason"]
+    assert record["status"] in ("incomplete", "completed_with_warnings", "failed"), record["reason"]
     assert missing in record["reason"], record["reason"]
-    assert last.startswith(f"status: {record['status']}") and code == 3
+    assert last.startswith(f"status: {record['status']}") and code == (1 if record["status"] == "failed" else 3)
     assert f"`{record['status']}`" in report and "status: completed " not in last
     final = record["final_answer"]
     assert set(final) >= {"answer", "asks", "confidence", "caveats"} and final["confidence"] != "high"

@@ -12,12 +12,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from agentic_ds.evidence.asks import task_asks
-from agentic_ds.evidence.coverage import addresses
-from agentic_ds.evidence.wording import Mentions
+from agentic_ds.offline.addressing import addresses
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.planner import bind_direct, direct_spec
 from agentic_ds.offline.spec import build_spec
+from agentic_ds.offline.task_parts import task_asks
+from agentic_ds.offline.wording import Mentions
 from agentic_ds.profiling import profile_inputs
 from bench.offline_eval import run_question
 

@@ -47,7 +47,7 @@ def test_list_shows_runs_newest_first(cli, runner, tmp_path):
 
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split() == ["RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TASK"]
+    assert lines[0].split() == ["RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TITLE"]
     assert lines[1].startswith("20261122-013000-which-region  completed with warnings  orchestrated  2026-11-22 01:30")
     assert "1 min 12 s" in lines[1] and "$0.0123" in lines[1] and "Which region has the highest" in lines[1]
     assert lines[2].startswith("20261120-090000-older") and "failed" in lines[2] and "Older task" in lines[2]

@@ -175,7 +175,7 @@ async def test_unmet_criteria_make_the_run_incomplete(tmp_path):
     outcome, models = await run_scripted(tmp_path, TASK, [csv], scripts)
     assert_complete(models)
     assert outcome.status == "incomplete"
-    assert "1 of 1 success criteria not met" in outcome.reason
+    assert "criterion c1 not met" in outcome.reason
     assert "`incomplete`" in (outcome.workspace.root / "report.md").read_text()
     assert json.loads((outcome.workspace.root / "run.json").read_text())["status"] == "incomplete"
 

@@ -32,7 +32,7 @@ PARSED = {
             "expected_outputs": ["outputs/means.csv"],
         },
     ],
-    "success_criteria": ["outputs/means.csv holds the mean price of every region"],
+    "success_criteria": [{"text": "outputs/means.csv holds the mean price of every region", "asks": ["a1"]}],
 }
 
 AUDIT_CODE = (

@@ -74,7 +74,7 @@ def main(ctx: click.Context, debug: bool) -> None:
     "models",
     multiple=True,
     metavar="MODEL|ROLE=MODEL",
-    help="MODEL for every role, or ROLE=MODEL for one (roles: planner, reviewer, coder, summarizer, compactor). "
+    help="MODEL for every role, or ROLE=MODEL for one (roles: planner, reviewer, judge, coder, summarizer, compactor). "
     "MODEL: provider/model (LiteLLM), gemini-*, claude-code[:MODEL] (coder only) or offline.",
 )
 @click.option("--config", metavar="FILE", help="YAML config file (default: ./agentic-ds.yaml if present).")

@@ -109,9 +109,12 @@ def resumed_settings(record: RunRecord, options: ResumeOptions) -> Settings:
 def resumed_models(record: RunRecord, settings: Settings) -> RoleModels:
     """The models the run started with, every role as recorded; credentials are checked as for `run`."""
     from agentic_ds.config.models import RoleModels, resolve_models
-    from agentic_ds.config.settings import ROLES
+    from agentic_ds.config.settings import FOLLOWS, ROLES
 
     recorded = {role: spec for role, spec in record.models.items() if role in ROLES and spec}
+    for role, follows in FOLLOWS.items():   # a run of an earlier version, before the role existed
+        if role not in recorded and follows in recorded:
+            recorded[role] = recorded[follows]
     if set(recorded) != set(ROLES):
         missing = ", ".join(sorted(set(ROLES) - set(recorded)))
         raise UsageError(f"run {record.id} does not record the model of every role (missing: {missing})",

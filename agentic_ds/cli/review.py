@@ -53,7 +53,7 @@ def run_root(workdir: Path | None) -> Path:
 @workdir_option
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as a JSON array.")
 def list_command(workdir: Path | None, as_json: bool) -> None:
-    """List runs, newest first: status, task, mode, date, duration, cost.
+    """List runs, newest first: status, mode, date, duration, cost, title (or task).
 
     \b
     Examples:
@@ -80,12 +80,12 @@ def list_command(workdir: Path | None, as_json: bool) -> None:
 
 
 def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
-    """Aligned columns, one run per line; the task is cut to fit `width` when given."""
+    """Aligned columns, one run per line; the title (the task when a run has none) is cut to fit `width`."""
     from agentic_ds.report import formatting as fmt
 
-    header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TASK")
+    header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TITLE")
     rows = [(r.id, fmt.status_label(r.status), r.mode or "-", fmt.when(r.started_at), fmt.duration(r.wall_s),
-             fmt.usd(r.total_usd), r.task or "-") for r in runs]
+             fmt.cost(r.total_usd, r.unpriced), r.title or r.task or "-") for r in runs]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     task_width = max(24, width - sum(widths) - 2 * len(widths)) if width else None
     lines = []
@@ -121,13 +121,15 @@ def _show_text(view: RunView) -> str:
     from agentic_ds.schema import RunStatus, StageStatus
 
     out = [f"Run      {view.id}", f"Path     {view.root}"]
+    if view.title:
+        out.append(f"Title    {view.title}")
     out.append(f"Task     {view.task or '-'}")
     status = fmt.status_label(view.status) + (f": {view.reason}" if view.reason else "")
     out.append(f"Status   {status}")
     if view.status.resumable and (view.root / "session.db").is_file():
         out.append(f"Resume   agentic-ds resume {view.id}    (continues where it stopped; finished stages are kept)")
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
-               f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
+               f"Duration {fmt.duration(view.wall_s)}    Cost {view.cost_text} "
                f"({fmt.count(view.total_tokens)} tokens)")
     if view.attempts_note:
         out.append(f"Attempts {view.attempts_note}")

@@ -28,7 +28,7 @@ from agentic_ds.config.providers import (
     LITELLM_PROVIDERS,
     PROVIDER_CREDENTIALS,
 )
-from agentic_ds.config.settings import ROLES, Settings
+from agentic_ds.config.settings import FOLLOWS, ROLES, Settings
 from agentic_ds.errors import ConfigError, UsageError
 
 if TYPE_CHECKING:
@@ -169,7 +169,8 @@ def resolve_models(settings: Settings, env: Mapping[str, str] | None = None) -> 
     auto = _automatic_default(env)
     choices: dict[str, ModelChoice] = {}
     for role in ROLES:
-        configured = getattr(settings.models, role) or settings.models.default
+        configured = getattr(settings.models, role) or getattr(settings.models, FOLLOWS.get(role, role)) \
+            or settings.models.default
         if configured:
             spec = configured.strip()
             choices[role] = ModelChoice(role, spec, model_kind(spec))

@@ -15,7 +15,8 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from agentic_ds.errors import ConfigError
 
-ROLES = ("planner", "reviewer", "coder", "summarizer", "compactor")
+ROLES = ("planner", "reviewer", "judge", "coder", "summarizer", "compactor")
+FOLLOWS = {"judge": "reviewer"}   # a role left unset uses this role's model
 DEFAULT_CONFIG_FILE = "agentic-ds.yaml"
 
 
@@ -29,6 +30,7 @@ class ModelsConfig(_Section):
     default: str | None = None
     planner: str | None = None
     reviewer: str | None = None
+    judge: str | None = None           # whether an answer addresses the task: the reviewer's model unless set
     coder: str | None = None
     summarizer: str | None = None
     compactor: str | None = None

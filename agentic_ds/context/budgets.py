@@ -4,7 +4,7 @@ It reads the run's `UsageLedger` (which `UsagePlugin`, registered before it, boo
 into), so the limits count exactly what run.json and the reports show, earlier attempts of a resumed run included.
 
 When a limit is reached the run stops cleanly rather than failing: `exhausted` says why, session
-state gets `RUN_STATUS=RunStatus.INCOMPLETE` and `STATUS_REASON="budget reached: ..."`, and every later
+state gets the stop `{status: incomplete, reason: "budget reached: ..."}` (a ceiling on the status), and every later
 model call is answered with a final text without calling the model, so each agent ends its turn at
 once. Agents named in `allow_after_exhausted` (e.g. the report writer) may still call their model.
 """
@@ -76,8 +76,7 @@ class BudgetGuard(BasePlugin):
 
     def _write_status(self, context: CallbackContext) -> None:
         if self.exhausted and not self._status_written:
-            context.state[state.RUN_STATUS] = RunStatus.INCOMPLETE
-            context.state[state.STATUS_REASON] = f"budget reached: {self.exhausted}"
+            context.state[state.STOP] = {"status": RunStatus.INCOMPLETE, "reason": f"budget reached: {self.exhausted}"}
             self._status_written = True
 
     # -- ADK hooks ---------------------------------------------------------------------------------

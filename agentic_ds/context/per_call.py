@@ -15,6 +15,7 @@ place when it swaps history for a summary (`is_per_call`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from google.adk.models import LlmRequest, LlmResponse
@@ -24,6 +25,10 @@ from google.genai import types
 from agentic_ds.adk_private import INSTRUCTION_PREAMBLE, label_dynamic_instruction
 
 PerCallProvider = Callable[[Mapping[str, Any]], str]
+ContextProvider = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+# The values the calling agent's prompt was rendered from, set before each model call: a model that reads data
+# rather than text (the offline model) takes them from here. A ContextVar: each agent's task sees its own.
+PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("prompt_context", default=None)
 
 
 class PerCallInstructions(BasePlugin):
@@ -32,12 +37,18 @@ class PerCallInstructions(BasePlugin):
     def __init__(self) -> None:
         super().__init__(name="per_call_instructions")
         self.providers: dict[str, PerCallProvider] = {}
+        self.contexts: dict[str, ContextProvider] = {}
 
-    def register(self, agent: str, provider: PerCallProvider) -> None:
+    def register(self, agent: str, provider: PerCallProvider, context: ContextProvider | None = None) -> None:
         self.providers[agent] = provider
+        if context is not None:
+            self.contexts[agent] = context
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
-        provider = self.providers.get(callback_context.agent_name)
+        name = callback_context.agent_name
+        context = self.contexts.get(name)
+        PROMPT_CONTEXT.set((name, context(callback_context.state)) if context is not None else None)
+        provider = self.providers.get(name)
         if provider is not None:
             text = provider(callback_context.state)
             if text:

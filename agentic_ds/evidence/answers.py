@@ -1,36 +1,79 @@
-"""The final answer judged ask by ask against the outputs of executed code, whatever the model claimed.
+"""The final answer judged ask by ask: facts by code first, then language by the judge.
 
-For each ask of the task, the answer's text for it is the validator's entry for that ask and every sentence
-of the answer that speaks of it. The ask is answered when that text carries a figure traced to an output of
-executed code (`numbers.py`), or, for a name (which department...), a word those outputs hold that the task
-does not; a period is answered when the answer or the outputs state its years. Figures of the answer that no
-output holds are listed (`untraced_numbers`): an ask whose only figures are untraced is not answered. When
-the task asks for `@name[value]`, the answer is made to carry every named value it found.
+Code (`check_answer`) takes the validator's structured answer and, for each ask, its part: the part must claim
+an answer, give the value of a requested `@name[...]`, cite only files that executed code wrote, and state at
+least one figure that a cited file or one stage's outputs hold, with none they do not (`gates.trace`). The whole
+answer's figures are traced too. Only asks that pass reach the judge, which says whether each part's words
+address its ask (`with_verdict`); the judge can take an ask's answer away, never give one that code refused.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agentic_ds.evidence.asks import SLOT, Ask
-from agentic_ds.evidence.coverage import addresses
-from agentic_ds.evidence.numbers import Number, extract
+from agentic_ds.evidence.asks import SLOT
+from agentic_ds.evidence.gates import Exempt, FigureTrace, exempt_values, listed, trace
+from agentic_ds.evidence.numbers import extract
 from agentic_ds.evidence.sources import CodeEvidence
-from agentic_ds.evidence.wording import STOP, sentences, words
-from agentic_ds.schema import AskResult, FinalAnswer, read_model
-from agentic_ds.state import ValidatedAnswer
+from agentic_ds.schema import AskRecord, AskResult, CriterionRecord, FinalAnswer, read_model
+from agentic_ds.state import AskClaim, JudgeVerdict, ValidatedAnswer
 
-_MODEL_WORDS = re.compile(r"regress|\bmodel|\bfit(?:ted)?\b|predict|forecast|coefficient|r²|\br2\b|r-squared|"
-                          r"in-sample|cross-valid|estimat|\bdriver|explain", re.I)
+MAX_BARE_VALUE = 80
 _PLACEHOLDERS = frozenset({"", "value", "name", "...", "…", "number", "x", "n/a", "none", "unknown"})
-MAX_LISTED = 8
+# A path the answer's own text cites (a format, not words): outputs/..., figures/... or stages/.../cell_NNN.out.txt.
+_PATH = re.compile(r"(?<![\w/.-])((?:outputs|figures|stages)/[^\s,;:'\"`()\[\]<>|]+)")
+
+
+@dataclass
+class AskFacts:
+    """What code found of one ask's part of the answer."""
+
+    id: str
+    ask: str
+    slot: str = ""
+    answer: str = ""
+    files: list[str] = field(default_factory=list)
+    traced: list[str] = field(default_factory=list)
+    untraced: list[str] = field(default_factory=list)
+    found: dict[str, str] = field(default_factory=dict)   # a traced figure -> "file: the line it is on"
+    problem: str = ""        # why code refuses the part; "" when it passes to the judge
+
+    @property
+    def passes(self) -> bool:
+        return not self.problem
+
+
+@dataclass
+class AnswerFacts:
+    """What code found of one validated answer (kept in state under `answer_facts`, shown to the judge)."""
+
+    given: bool
+    valid: bool = False
+    code_ran: bool = False
+    reason: str = ""                                      # why there is no answer, when not given
+    asks: list[AskFacts] = field(default_factory=list)
+    untraced: list[str] = field(default_factory=list)     # figures of the whole answer found in no output
+    claim: dict[str, Any] | None = None                   # the validator's answer, as given
+
+    def as_state(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_state(cls, value: Any) -> AnswerFacts | None:
+        if not isinstance(value, dict):
+            return None
+        asks = [AskFacts(**a) for a in value.get("asks") or [] if isinstance(a, dict)]
+        return cls(**{**value, "asks": asks})
+
+    def to_judge(self) -> list[AskFacts]:
+        return [a for a in self.asks if a.passes] if self.given else []
 
 
 @dataclass
 class AnswerCheck:
-    """What the evidence says about one validated answer (kept in state under `answer_check`)."""
+    """The answer as facts and judge left it (kept in state under `answer_check`: simple_loop's decision)."""
 
     exit: bool                              # the answer stands: a loop of attempts may end
     reason: str
@@ -38,166 +81,177 @@ class AnswerCheck:
     valid: bool                             # the validator's word
     given: bool = True                      # the validator gave a valid structured answer at all
     unanswered: list[str] = field(default_factory=list)    # "a2 (how x relates to y): why"
-    untraced: list[str] = field(default_factory=list)
-    model_based: list[str] = field(default_factory=list)   # ids of asks answered from a model fit
+    untraced: list[str] = field(default_factory=list)      # figures of the answer no output holds
+    model_based: list[str] = field(default_factory=list)   # ids of asks answered from a model fit or estimate
+    judged: bool = False                    # the judge spoke on this answer
     notes: list[str] = field(default_factory=list)
 
     def as_state(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
-def judge_answer(
-    task: str, asks: list[Ask], claim: Any, evidence: CodeEvidence
-) -> tuple[FinalAnswer | None, AnswerCheck]:
-    """The validator's `claim` (its structured answer, as stored in state) judged against `evidence`."""
+def check_answer(task: str, asks: list[AskRecord], claim: Any, evidence: CodeEvidence) -> AnswerFacts:
+    """The validator's `claim` (its structured answer, as stored in state) against what executed code produced."""
     validated = read_model(ValidatedAnswer, claim)
     if validated is None:
-        reason = "no answer was validated: the validator gave no valid answer"
-        check = AnswerCheck(exit=False, reason=reason, code_ran=evidence.code_ran, valid=False, given=False,
-                            unanswered=[f"{a.id} ({a.text}): no answer was given" for a in asks])
-        return no_answer(asks, reason), check
-    exempt = extract(task)
-    claims = {c.id: c for c in validated.asks}
-    results = [_judge_ask(ask, validated, claims.get(ask.id), evidence, task, exempt) for ask in asks]
-    answer = _with_slots(validated.answer, asks, results)
-    stated = [validated.answer, *(c.answer for c in validated.asks if c.answered)]
-    untraced = list(dict.fromkeys(n.text for text in stated for n in _untraced(text, evidence, exempt)))
+        return AnswerFacts(given=False, code_ran=evidence.code_ran,
+                           reason="no answer was validated: the validator gave no valid answer",
+                           asks=[AskFacts(id=a.id, ask=a.text, slot=a.slot, problem="no answer was given")
+                                 for a in asks])
+    exempt = exempt_values(task, evidence)
+    cited = list(dict.fromkeys([f for part in validated.asks for f in part.files] + _PATH.findall(validated.answer)))
+    # An ask the validator gave no part for is answered, if at all, by the answer as a whole: its figures are all
+    # traced below, and whether its words address the ask is the judge's to say.
+    whole_part = AskClaim(id="", answered=bool(validated.answer.strip()), answer=validated.answer, files=cited)
+    parts = {p.id: p for p in validated.asks}
+    facts = [_ask_facts(ask, parts.get(ask.id, whole_part), validated.answer, evidence, exempt) for ask in asks]
+    whole = trace(validated.answer, cited, evidence, exempt)
+    return AnswerFacts(given=True, valid=validated.valid, code_ran=evidence.code_ran, asks=facts,
+                       untraced=whole.untraced, claim=validated.model_dump(mode="json"))
+
+
+def _ask_facts(ask: AskRecord, part: AskClaim, whole: str, evidence: CodeEvidence,
+               exempt: Exempt) -> AskFacts:
+    facts = AskFacts(id=ask.id, ask=ask.text, slot=ask.slot)
+    facts.answer, facts.files = part.answer.strip(), [f for f in part.files if f.strip()]
+    if not part.answered:
+        said = facts.answer[:300].rstrip(".")
+        facts.problem = (f"not answered: {said} (the validator's words)" if said
+                         else "the answer says it is not answered")
+        return facts
+    if ask.slot:
+        value = slot_value(ask.slot, [facts.answer, whole]) or _bare_value(facts.answer)
+        if value is None:
+            facts.problem = f"the answer gives no value for @{ask.slot}[...]"
+            return facts
+        if f"@{ask.slot}[" not in facts.answer:
+            facts.answer = f"@{ask.slot}[{value}] {facts.answer}".strip()
+    found: FigureTrace = trace(facts.answer, facts.files, evidence, exempt)
+    facts.traced, facts.untraced, facts.found = found.traced, found.untraced, found.found
+    if found.refused:
+        rel, why = next(iter(found.refused.items()))
+        facts.problem = f"it cites {rel}, which {why}"
+    elif found.untraced:
+        facts.problem = (f"its figure(s) {listed(found.untraced)} are in none of the files it cites, nor in any "
+                         "output of executed code (or only by chance)")
+    elif not found.traced:
+        facts.problem = ("it states no figure that executed code produced (small whole numbers, years, bounds "
+                         "and words prove nothing on their own)")
+    return facts
+
+
+def slot_value(slot: str, texts: list[str]) -> str | None:
+    """The value written as `@slot[value]` in the first of `texts` that gives one (a placeholder is none)."""
+    for text in texts:
+        for m in SLOT.finditer(text):
+            if m.group(1).lower() == slot.lower() and m.group(2).strip().lower() not in _PLACEHOLDERS:
+                return m.group(2).strip()
+    return None
+
+
+def _bare_value(answer: str) -> str | None:
+    """A part that is the value alone ("71374.39", "Engineering"): one figure, or a short text with none."""
+    if "@" in answer or not answer or len(answer) > MAX_BARE_VALUE:
+        return None
+    figures = extract(answer)
+    if len(figures) == 1:
+        return figures[0].text
+    return answer.rstrip(".") if not figures else None
+
+
+def with_verdict(facts: AnswerFacts, verdict: JudgeVerdict | None) -> tuple[FinalAnswer | None, AnswerCheck]:
+    """The final answer once the judge spoke (`verdict`; None when it gave none) on the asks that passed code."""
+    if not facts.given:
+        check = AnswerCheck(exit=False, reason=facts.reason, code_ran=facts.code_ran, valid=False, given=False,
+                            unanswered=[f"{a.id} ({a.ask}): no answer was given" for a in facts.asks])
+        return no_answer([AskRecord(id=a.id, text=a.ask, slot=a.slot) for a in facts.asks], facts.reason), check
+    verdicts = {v.id: v for v in verdict.asks} if verdict is not None else {}
+    results = [_result(a, verdicts, verdict is not None) for a in facts.asks]
+    validated = ValidatedAnswer.model_validate(facts.claim)
     final = FinalAnswer(
-        valid=validated.valid, answer=answer, model_confidence=validated.confidence,
-        caveats=_caveats(validated.caveats, task), reasoning_trace=validated.reasoning_trace,
-        output_type=validated.output_type, asks=results, untraced_numbers=untraced[:50],
+        valid=validated.valid, answer=_with_slots(validated.answer, facts.asks, results),
+        model_confidence=validated.confidence, caveats=_caveats(validated.caveats),
+        reasoning_trace=validated.reasoning_trace, output_type=validated.output_type, asks=results,
+        untraced_numbers=facts.untraced[:50],
     )
-    unanswered = [f"{r.id} ({r.ask}): {r.why}" for r in results if not r.answered]
     check = AnswerCheck(
-        exit=False, reason="", code_ran=evidence.code_ran, valid=validated.valid, unanswered=unanswered,
-        untraced=untraced, model_based=[r.id for r in results if r.basis == "model"], notes=evidence.notes[:10],
+        exit=False, reason="", code_ran=facts.code_ran, valid=facts.valid, judged=verdict is not None,
+        unanswered=[f"{r.id} ({r.ask}): {r.why}" for r in results if not r.answered], untraced=facts.untraced,
+        model_based=[r.id for r in results if r.basis == "model"],
     )
-    check.exit, check.reason = _verdict(check)
+    check.exit, check.reason = _standing(check)
     return final, check
 
 
-def no_answer(asks: list[Ask], why: str) -> FinalAnswer:
-    """The final answer of a run that has none: every ask listed as not answered, and why, so run.json and the
-    report say what is missing in the same shape as any answer."""
-    results = [AskResult(id=a.id, ask=a.text, kind=a.kind, why=why) for a in asks]
-    return FinalAnswer(valid=False, answer="", confidence="low", confidence_basis="no validated answer",
-                       caveats=[why], asks=results)
+def judged_criteria(criteria: list[CriterionRecord], asked: set[str],
+                    verdict: JudgeVerdict | None) -> list[CriterionRecord]:
+    """`criteria` once the judge read the evidence of those in `asked`: one whose evidence it finds does not show
+    it (or that it passed over) is unmet, with its reason. No verdict at all leaves them as they are: the asks are
+    then not answered either, so the run cannot complete."""
+    if verdict is None:
+        return criteria
+    said = {v.id: v for v in verdict.criteria}
+    out = []
+    for criterion in criteria:
+        found = said.get(criterion.id)
+        if criterion.id not in asked or (found is not None and found.shown):
+            out.append(criterion)
+            continue
+        reason = found.reason.strip()[:300] if found is not None else "the judge gave no verdict on it"
+        out.append(criterion.model_copy(update={"met": False, "judged": reason or "not shown by its evidence"}))
+    return out
 
 
-def _verdict(check: AnswerCheck) -> tuple[bool, str]:
+def _result(facts: AskFacts, verdicts: dict[str, Any], judged: bool) -> AskResult:
+    result = AskResult(id=facts.id, ask=facts.ask, answer=facts.answer[:600], evidence=facts.files,
+                       traced=facts.traced, untraced=facts.untraced)
+    if not facts.passes:
+        return result.model_copy(update={"why": facts.problem})
+    verdict = verdicts.get(facts.id)
+    if verdict is None:
+        why = "the judge gave no verdict on it" if judged else "the judge gave no verdict on the answer"
+        return result.model_copy(update={"why": why})
+    words = f"{'addresses' if verdict.addressed else 'does not address'} it: {verdict.reason.strip()[:300]}"
+    if not verdict.addressed:
+        return result.model_copy(update={"why": f"the judge finds the answer does not address it "
+                                                f"({verdict.reason.strip()[:300]})", "judge": words})
+    why = f"{listed(facts.traced)} traced to executed code; the judge finds it addressed"
+    return result.model_copy(update={"answered": True, "basis": "model" if verdict.estimate else "computed",
+                                     "why": why, "judge": words})
+
+
+def _standing(check: AnswerCheck) -> tuple[bool, str]:
     if not check.code_ran:
         return False, "no code ran without error: the answer rests on the model's word"
     if not check.valid:
         return False, "the answer validator did not find the answer supported by the outputs"
     if check.unanswered:
         return False, f"{len(check.unanswered)} ask(s) not answered: " + "; ".join(check.unanswered[:3])
-    return True, "every ask answered from the outputs of executed code"
+    if check.untraced:
+        return False, f"figure(s) of the answer found in no output of executed code: {listed(check.untraced)}"
+    return True, "every ask answered with figures traced to executed code, and addressed in the judge's reading"
 
 
-def _judge_ask(ask: Ask, validated: ValidatedAnswer, claim: Any, evidence: CodeEvidence, task: str,
-               exempt: list[Number]) -> AskResult:
-    texts = []
-    if claim is not None and claim.answered and claim.answer.strip():
-        texts.append(claim.answer.strip())
-    texts += [s for s in sentences(validated.answer) if addresses(ask, s)]
-    files = [f for f in (claim.files if claim is not None else []) if f]
-    result = AskResult(id=ask.id, ask=ask.text, kind=ask.kind, evidence=files)
-    if ask.slot:
-        own = claim.answer.strip() if claim is not None and claim.answered else ""
-        value = _slot_value(ask.slot, [validated.answer, *texts], own)
-        if value is None:
-            return _not(result, _said_why(claim) or f"the answer gives no value for @{ask.slot}[...]")
-        texts = [value]
-        result.answer = f"@{ask.slot}[{value}]"
-    else:
-        result.answer = " ".join(dict.fromkeys(texts))[:600]
-    if ask.kind == "period":
-        if texts:
-            return _yes(result, "stated", "the answer states the period")
-        if all(evidence.index.traces(extract(year)[0]) for year in ask.years):
-            return _yes(result, "stated", f"the outputs of executed code cover {' and '.join(ask.years)}")
-        return _not(result, "neither the answer nor the outputs of executed code state this period")
-    if not texts:
-        return _not(result, _said_why(claim) or "the final answer does not address it")
-    joined = " ".join(texts)
-    given = {abs(e.value) for e in exempt}
-    numbers = list({n.text: n for n in extract(joined) if abs(n.value) not in given}.values())
-    traced = [n for n in numbers if evidence.index.traces(n)]
-    basis = "model" if ask.kind == "drivers" or _MODEL_WORDS.search(joined) else "computed"
-    if traced:
-        untraced = [n.text for n in numbers if n not in traced and not n.minor]
-        note = f"; not in any output: {', '.join(untraced[:MAX_LISTED])}" if untraced else ""
-        return _yes(result, basis, f"{', '.join(n.text for n in traced[:MAX_LISTED])} traced to executed code{note}")
-    named = _slot_words(texts[0], evidence) if ask.slot else _traced_words(joined, task, evidence)
-    if named and not [n for n in numbers if not n.minor]:
-        return _yes(result, basis, f"{', '.join(named[:MAX_LISTED])} found in the outputs of executed code")
-    if numbers:
-        figures = ", ".join(n.text for n in numbers[:MAX_LISTED])
-        return _not(result, f"its figures ({figures}) appear in no output of executed code")
-    return _not(result, "the answer states nothing the outputs of executed code hold")
+def no_answer(asks: list[AskRecord], why: str) -> FinalAnswer:
+    """The final answer of a run that has none: every ask listed as not answered, and why, so run.json and the
+    report say what is missing in the same shape as any answer."""
+    results = [AskResult(id=a.id, ask=a.text, why=why) for a in asks]
+    return FinalAnswer(valid=False, answer="", confidence="low", confidence_basis="no validated answer",
+                       caveats=[why], asks=results)
 
 
-def _yes(result: AskResult, basis: str, why: str) -> AskResult:
-    return result.model_copy(update={"answered": True, "basis": basis, "why": why})
-
-
-def _not(result: AskResult, why: str) -> AskResult:
-    return result.model_copy(update={"answered": False, "basis": "none", "why": why})
-
-
-def _said_why(claim: Any) -> str:
-    if claim is not None and not claim.answered and claim.answer.strip():
-        return f"{claim.answer.strip()[:300].rstrip('.')} (the validator's words)"
-    return ""
-
-
-def _slot_value(slot: str, texts: list[str], own: str) -> str | None:
-    for text in texts:
-        for m in SLOT.finditer(text):
-            if m.group(1).lower() == slot.lower() and m.group(2).strip().lower() not in _PLACEHOLDERS:
-                return m.group(2).strip()
-    # The validator's own entry for the ask may hold the bare value ("71374.39", "Engineering").
-    if own and "@" not in own and len(own) <= 80:
-        numbers = extract(own)
-        if len(numbers) == 1:
-            return numbers[0].text
-        if not numbers:
-            return own.rstrip(".")
-    return None
-
-
-def _with_slots(answer: str, asks: list[Ask], results: list[AskResult]) -> str:
+def _with_slots(answer: str, facts: list[AskFacts], results: list[AskResult]) -> str:
     """The answer with every named value it found written as the task asked (`@name[value]`)."""
     present = {m.group(1).lower() for m in SLOT.finditer(answer)}
-    missing = [r.answer for a, r in zip(asks, results, strict=True)
-               if a.slot and a.slot.lower() not in present and r.answer.startswith("@")]
+    missing = []
+    for ask, result in zip(facts, results, strict=True):
+        value = slot_value(ask.slot, [ask.answer]) if ask.slot and ask.slot.lower() not in present else None
+        if value is not None and result.answered:
+            missing.append(f"@{ask.slot}[{value}]")
     return (answer.rstrip() + "\n" + " ".join(missing)) if missing else answer
 
 
-def _untraced(text: str, evidence: CodeEvidence, exempt: list[Number]) -> list[Number]:
-    given = {abs(n.value) for n in exempt}
-    return [n for n in extract(text) if not n.minor and abs(n.value) not in given and not evidence.index.traces(n)]
-
-
-def _slot_words(value: str, evidence: CodeEvidence) -> list[str]:
-    """A named value that is a word (`@normal[no]`, `@department[Engineering]`): all of its words in the outputs."""
-    found = [w for w in words(value) if not w[0].isdigit()]
-    return found if found and all(w in evidence.words for w in found) else []
-
-
-def _traced_words(text: str, task: str, evidence: CodeEvidence) -> list[str]:
-    """Words of `text` that the outputs hold and the task does not (a group's name, a category)."""
-    asked = set(words(task))
-    return [w for w in dict.fromkeys(words(text)) if w not in STOP and w not in asked and len(w) > 2
-            and not w[0].isdigit() and w in evidence.words]
-
-
-def _caveats(caveats: list[str], task: str) -> list[str]:
-    """Caveats as one short line each; one that quotes the whole task is cut to its own words."""
-    out = []
-    for caveat in caveats:
-        text = " ".join(str(caveat).split())
-        if len(task) > 80 and task.strip() in text:
-            text = text.replace(task.strip(), "(the task)")
-        out.append(text if len(text) <= 400 else text[:399] + "…")
-    return list(dict.fromkeys(c for c in out if c))
+def _caveats(caveats: list[str]) -> list[str]:
+    """Caveats as one short line each."""
+    out = [" ".join(str(c).split()) for c in caveats]
+    return list(dict.fromkeys(c if len(c) <= 400 else c[:399] + "…" for c in out if c))

@@ -3,8 +3,11 @@
 Only records the host wrote are believed: `analysis.ipynb` (each cell's metadata says whether it ran without
 error, where its output went and which files it wrote) and the cell outputs under `stages/` (read-only to
 agents and code). A file under `outputs/` counts when a cell that ran wrote it: one a model wrote with
-`write_file` is not an output of executed code. Everything is read through `safe_files`, never through a
-link, and within byte caps (what a cap left unread is said in `notes`).
+`write_file`, or one only a failing cell wrote, is not an output of executed code. Everything is read through
+`safe_files`, never through a link, and within byte caps (what a cap left unread is said in `notes`).
+
+Figures are traced within a scope, never against everything at once: the files an answer cites, or else each
+output of code that ran on its own (`proven_in`). A file is indexed when it is first asked for.
 """
 
 from __future__ import annotations
@@ -14,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from agentic_ds.evidence.numbers import NumberIndex
-from agentic_ds.evidence.wording import words
+from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of
 from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
@@ -24,6 +26,7 @@ TEXT_SUFFIXES = frozenset({".json", ".csv", ".tsv", ".txt", ".md", ".html", ".lo
 FILE_CAP_BYTES = 4 * 1024 * 1024        # read of one output file (its head beyond this)
 TOTAL_CAP_BYTES = 16 * 1024 * 1024      # read of all output files together
 NOTEBOOK_CAP_BYTES = 64 * 1024 * 1024
+MAX_LINE_CHARS = 240                    # of the line a figure was found on, as the judge is shown it
 
 
 @dataclass
@@ -33,16 +36,27 @@ class Cell:
     output: str                # stages/NN-slug/cell_NNN.out.txt
     files: list[str] | None    # files it wrote; None when the record does not say (a run of an older version)
 
+    @property
+    def stage(self) -> str:
+        """The stage folder the cell belongs to (`stages/NN-slug`)."""
+        return str(PurePosixPath(self.path).parent)
+
 
 @dataclass
 class CodeEvidence:
-    """The outputs of a run's executed code, and an index of every number in them."""
+    """The outputs of a run's executed code, indexed by file and by stage when first asked for."""
 
+    workspace: Workspace | None = None
     cells: list[Cell] = field(default_factory=list)
-    written: list[str] = field(default_factory=list)    # files under outputs/ written by cells that ran
-    index: NumberIndex = field(default_factory=NumberIndex)
-    words: set[str] = field(default_factory=set)         # the words of those outputs (names, categories)
+    # outputs/ and figures/ files written by cells that ran -> the stage whose cell wrote them last
+    written: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    _texts: dict[str, str | None] = field(default_factory=dict)
+    _indexes: dict[str, NumberIndex] = field(default_factory=dict)
+    _budget: int = TOTAL_CAP_BYTES
+    _outputs: dict[str, str] | None = None
+    _outputs_all: list[str] | None = None
+    _union: NumberIndex | None = None
 
     @property
     def code_ran(self) -> bool:
@@ -52,14 +66,89 @@ class CodeEvidence:
     def cells_ok(self) -> int:
         return sum(cell.ok for cell in self.cells)
 
-    def add_text(self, text: str) -> None:
-        self.index.add_text(text)
-        self.words.update(w for w in words(text) if w[:1].isalpha())
+    def outputs_of_ok_cells(self) -> dict[str, str]:
+        """Each printed output of a cell that ran without error -> its stage."""
+        if self._outputs is None:
+            self._outputs = {cell.output: cell.stage for cell in self.cells if cell.ok}
+        return self._outputs
+
+    def citable(self, rel: str) -> str | None:
+        """Why `rel` cannot be cited as evidence, or None when it can: a file under outputs/ or figures/ written by
+        a cell that ran, or the printed output of such a cell."""
+        rel = rel.strip().rstrip(".")
+        if rel in self.written or rel in self.outputs_of_ok_cells():
+            return None
+        if self.workspace is None or run_path(self.workspace, rel) is None:
+            return "not a path inside the run directory"
+        problem = safe_files.file_problem(self.workspace.root / rel, root=self.workspace.root)
+        if problem is not None:
+            return "does not exist in this run or cannot be read"
+        if rel in {cell.output for cell in self.cells}:
+            return "is the output of a cell that raised an error"
+        return "was not written by code that ran without error"
+
+    def text(self, rel: str) -> str | None:
+        """The text of a citable text file (its head within the caps), None for images or what cannot be read."""
+        if rel not in self._texts:
+            self._texts[rel] = self._read(rel)
+        return self._texts[rel]
+
+    def index(self, rel: str) -> NumberIndex | None:
+        """The numbers of one citable text file."""
+        if rel not in self._indexes:
+            text = self.text(rel)
+            if text is None:
+                return None
+            index = NumberIndex()
+            index.add_text(text)
+            self._indexes[rel] = index
+        return self._indexes[rel]
+
+    def proven_in(self, claim: Number, rels: list[str] | None = None) -> str | None:
+        """The first of `rels` (by default every output of executed code: each cell's printed output, each file
+        it wrote) that proves `claim` on its own; None when none does."""
+        if rels is None:
+            if self._outputs_all is None:
+                self._outputs_all = [rel for rel in [*self.outputs_of_ok_cells(), *self.written]
+                                     if self.text(rel) is not None]
+                self._union = NumberIndex()
+                for rel in self._outputs_all:
+                    index = self.index(rel)
+                    if index is not None:
+                        self._union.merge(index)
+            if self._union is None or not self._union.traces(claim):   # one pass over all of them rules most out
+                return None
+            rels = self._outputs_all
+        return next((rel for rel in rels if (index := self.index(rel)) is not None and index.proves(claim)), None)
+
+    def line_of(self, claim: Number, rel: str) -> str:
+        """The line of `rel` where a number giving `claim` first appears (what the judge is shown)."""
+        text, index = self.text(rel) or "", self.index(rel)
+        value = index.observed(claim) if index is not None else None
+        at = offset_of(text, value, signed=claim.signed) if value is not None else None
+        if at is None:
+            return ""
+        start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+        line = text[start:end if end >= 0 else len(text)].strip()
+        return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " …"
+
+    def _read(self, rel: str) -> str | None:
+        if self.workspace is None or self.citable(rel) is not None:
+            return None
+        if PurePosixPath(rel).suffix.lower() not in TEXT_SUFFIXES:
+            return None
+        if self._budget <= 0:
+            cap = TOTAL_CAP_BYTES // 2**20
+            self.notes.append(f"{rel} not read for evidence: {cap} MB of outputs were read already")
+            return None
+        text = read_run_file(self.workspace, rel, self.notes, limit=min(FILE_CAP_BYTES, self._budget))
+        if text is not None:
+            self._budget -= len(text)
+        return text
 
 
 def read_cells(workspace: Workspace) -> tuple[list[Cell], list[str]]:
     """The executed cells as the notebook records them, and notes on what could not be read."""
-    notes: list[str] = []
     try:
         raw = safe_files.read_text(workspace.file(NOTEBOOK), root=workspace.root, limit=NOTEBOOK_CAP_BYTES)
         notebook = json.loads(raw)
@@ -67,12 +156,8 @@ def read_cells(workspace: Workspace) -> tuple[list[Cell], list[str]]:
         return [], []
     except (OSError, ValueError) as exc:
         return [], [f"{NOTEBOOK} could not be read ({type(exc).__name__}): no cell counts as run"]
-    cells = []
-    for entry in notebook.get("cells") or []:
-        cell = _cell(entry)
-        if cell is not None:
-            cells.append(cell)
-    return cells, notes
+    cells = [cell for cell in map(_cell, notebook.get("cells") or []) if cell is not None]
+    return cells, []
 
 
 def _cell(entry: Any) -> Cell | None:
@@ -90,37 +175,24 @@ def _cell(entry: Any) -> Cell | None:
 
 
 def collect(workspace: Workspace) -> CodeEvidence:
-    """Every cell that ran, and the numbers of their outputs and of the files they wrote under outputs/."""
+    """Every cell that ran and the files they wrote under outputs/ and figures/ (read when a check asks)."""
     cells, notes = read_cells(workspace)
-    evidence = CodeEvidence(cells=cells, notes=notes)
-    budget = TOTAL_CAP_BYTES
-    for cell in cells:
-        if cell.ok:
-            text = read_run_file(workspace, cell.output, notes, limit=FILE_CAP_BYTES)
-            if text is not None:
-                evidence.add_text(text)
-    written = _written_files(workspace, cells)
-    for rel in written:
-        if PurePosixPath(rel).suffix.lower() not in TEXT_SUFFIXES:
-            continue
-        if budget <= 0:
-            notes.append(f"{rel} not read for evidence: {TOTAL_CAP_BYTES // 2**20} MB of outputs were read already")
-            continue
-        text = read_run_file(workspace, rel, notes, limit=min(FILE_CAP_BYTES, budget))
-        if text is not None:
-            budget -= len(text)
-            evidence.add_text(text)
-    evidence.written = written
-    return evidence
+    return CodeEvidence(workspace=workspace, cells=cells, written=_written_files(workspace, cells), notes=notes)
 
 
-def _written_files(workspace: Workspace, cells: list[Cell]) -> list[str]:
-    """Files under outputs/ written by cells that ran; with no record of which (older runs), all of them."""
+def _written_files(workspace: Workspace, cells: list[Cell]) -> dict[str, str]:
+    """Files under outputs/ and figures/ written by cells that ran -> the stage of the last such cell; with no
+    record of which (a run of an older version), every file there, as one scope."""
     if any(cell.files is None for cell in cells if cell.ok):
-        entries = safe_files.walk(workspace.outputs, root=workspace.root)
-        return sorted(e.rel for e in entries if e.suspicious is None)
-    wanted = {f for cell in cells if cell.ok for f in cell.files or [] if f.startswith("outputs/")}
-    return sorted(rel for rel in wanted if safe_files.file_problem(workspace.root / rel, root=workspace.root) is None)
+        found = {}
+        for folder in (workspace.outputs, workspace.figures):
+            entries = safe_files.walk(folder, root=workspace.root)
+            found.update({e.rel: "outputs" for e in entries if e.suspicious is None})
+        return found
+    wanted = {f: cell.stage for cell in cells if cell.ok for f in cell.files or []
+              if f.startswith(("outputs/", "figures/"))}
+    return {rel: stage for rel, stage in sorted(wanted.items())
+            if safe_files.file_problem(workspace.root / rel, root=workspace.root) is None}
 
 
 def read_run_file(workspace: Workspace, rel: str, notes: list[str], *, limit: int = FILE_CAP_BYTES) -> str | None:

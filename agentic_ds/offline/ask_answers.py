@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agentic_ds.evidence.asks import SLOT, Ask, task_asks
-from agentic_ds.evidence.coverage import addresses
-from agentic_ds.evidence.wording import Mentions, sentences, words
+from agentic_ds.offline.addressing import addresses
+from agentic_ds.offline.task_parts import SLOT, Ask, task_asks
+from agentic_ds.offline.wording import Mentions, sentences, words
 
 _LISTED = re.compile(r"^\s*-\s*\[(a\d+)\]", re.M)
 _FIGURE = re.compile(r"\d")

@@ -18,9 +18,11 @@ from google.adk.models.base_llm import LlmCapabilities
 from google.genai import types
 
 from agentic_ds.agent_table import role_of
+from agentic_ds.context.per_call import PROMPT_CONTEXT
 from agentic_ds.offline.coder import coding_turn
 from agentic_ds.offline.compactor import compact_turn
 from agentic_ds.offline.criteria import criteria_turn
+from agentic_ds.offline.judging import judge_turn, task_reader_turn
 from agentic_ds.offline.plan_roles import plan_maker_turn, plan_parser_turn, plan_reviewer_turn
 from agentic_ds.offline.reflector import reflector_turn
 from agentic_ds.offline.reply import Reply
@@ -56,6 +58,9 @@ class OfflineLlm(BaseLlm):
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
         req = parse_request(llm_request)
+        given = PROMPT_CONTEXT.get()
+        if given is not None and given[0] == req.agent:
+            req.context = given[1]
         try:
             reply = self.answer(req)
         except Exception as exc:  # noqa: BLE001 - a bug here must end the agent's turn, not the run
@@ -84,6 +89,8 @@ class OfflineLlm(BaseLlm):
             "stage_reflector": reflector_turn,
             "summarizer": summary_turn,
             "answer_validator": validator_turn,
+            "task_reader": task_reader_turn,
+            "judge": judge_turn,
         }
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import difflib
 import re
 
+from agentic_ds.offline.addressing import addresses
 from agentic_ds.offline.intent import parse_intent
 from agentic_ds.offline.plan_markdown import parse_plan
 from agentic_ds.offline.planner import DEFAULT_MAX_STAGES, make_plan
 from agentic_ds.offline.question import bind_question, data_for_task
 from agentic_ds.offline.reply import Reply, profile_or_fetch
 from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.task_parts import Ask, extract_asks
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 
@@ -108,4 +110,14 @@ def plan_parser_turn(req: ParsedRequest) -> Reply:
             [f"{o} exists and states its result." for o in outputs]
             or [f"Stage '{s.title}' has produced its results." for s in parsed.stages]
         )
+    asks = [(str(a.get("id")), _read_ask(str(a.get("text") or ""))) for a in req.context.get("asks") or []]
+    document["success_criteria"] = [
+        {"text": text, "asks": [i for i, ask in asks if ask is not None and addresses(ask, text, plan=True)]}
+        for text in document["success_criteria"]]
     return Reply.json(document)
+
+
+def _read_ask(text: str) -> Ask | None:
+    """An ask as the offline reader reads its own words (the first reading it finds)."""
+    found = extract_asks(text)
+    return found[0] if found else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ class ParsedRequest:
     exchanges: list[ToolExchange] = field(default_factory=list)
     tools: tuple[str, ...] = ()
     wants_json: bool = False
+    context: Mapping[str, Any] = field(default_factory=dict)   # the values its prompt was rendered from
 
     def section(self, *names: str) -> str:
         """The first present section among `names` (headings compared case-insensitively)."""

@@ -69,7 +69,7 @@ def _context(view: RunView) -> dict[str, Any]:
     stages = [_stage(stage, markdown) for stage in view.stages]
     return {
         "view": view,
-        "title": view.task or view.id,
+        "title": view.title or view.task or view.id,
         "version": __version__,
         "status_meaning": fmt.STATUS_MEANING.get(view.status, ""),
         "confidence_rule": CONFIDENCE_RULE,

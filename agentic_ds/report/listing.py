@@ -21,11 +21,13 @@ class RunSummary:
     id: str
     path: Path
     status: RunStatus
+    title: str
     task: str
     mode: str
     started_at: str
     wall_s: float | None
     total_usd: float | None
+    unpriced: list[str]
     has_report: bool
 
     def to_json(self) -> dict[str, Any]:
@@ -49,11 +51,13 @@ def summarize_run(path: Path) -> RunSummary:
         id=record.id or path.name,
         path=path.resolve(),
         status=status,
+        title=record.title,
         task=" ".join(record.task.split()),
         mode=record.mode,
         started_at=record.started_at,
         wall_s=record.wall_s if record.wall_s is not None else duration_s(record.started_at, record.ended_at or ""),
         total_usd=record.cost.total_usd,
+        unpriced=list(record.cost.unpriced),
         has_report=(path / "report.html").is_file(),
     )
 

@@ -65,6 +65,7 @@ def _summary_table(view: RunView) -> list[str]:
     rows = [
         ("Status", f"**{fmt.status_label(view.status)}**" + (f": {view.reason}" if view.reason else "")),
         ("Run", f"`{view.id}`" + (f" ({view.mode} mode)" if view.mode else "")),
+        *([("Title", view.title)] if view.title else []),
         ("Task", view.task or "-"),
         ("Started", fmt.when(view.started_at)),
         ("Wall time", fmt.duration(view.wall_s)),
@@ -86,10 +87,11 @@ def _ask_lines(view: RunView) -> list[str]:
     final = view.final_answer
     if final is None or not final.asks:
         return []
-    lines = ["| Ask | Answered | Answer | Why |", "|---|---|---|---|"]
+    lines = ["| Ask | Answered | Answer | Why | Judge |", "|---|---|---|---|---|"]
     for ask in final.asks:
         answered = f"yes ({ask.basis})" if ask.answered else "**no**"
-        lines.append(f"| {_cell(ask.ask)} | {answered} | {_cell(ask.answer) or '-'} | {_cell(ask.why) or '-'} |")
+        lines.append(f"| {_cell(ask.ask)} | {answered} | {_cell(ask.answer) or '-'} | {_cell(ask.why) or '-'} "
+                     f"| {_cell(ask.judge) or '-'} |")
     if final.untraced_numbers:
         lines += ["", "Figures of the answer found in no output of executed code: "
                   + ", ".join(f"`{n}`" for n in final.untraced_numbers[:_LIST_CAP]) + "."]

@@ -72,31 +72,38 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
     from agentic_ds.errors import UsageError
     from agentic_ds.evaluation.grading import grade
     from agentic_ds.evaluation.manifest import parse_line
-    from agentic_ds.evidence.answers import judge_answer
-    from agentic_ds.evidence.asks import extract_asks
+    from agentic_ds.evidence.answers import check_answer
+    from agentic_ds.evidence.asks import read_asks
     from agentic_ds.evidence.citations import CitationCheck
-    from agentic_ds.evidence.coverage import addresses
+    from agentic_ds.evidence.gates import Exempt, trace
     from agentic_ds.evidence.numbers import NumberIndex, extract
     from agentic_ds.evidence.sources import Cell, CodeEvidence
+    from agentic_ds.offline.addressing import addresses
+    from agentic_ds.offline.task_parts import extract_asks
     from agentic_ds.schema import CriterionRecord
     from agentic_ds.workspace import Workspace
 
     task = "How did unemployment relate to inflation and real GDP growth over 1959-2009? Answer as @r[value]."
     asks = extract_asks(task)
-    evidence = CodeEvidence(cells=[Cell("stages/01-a/cell_001.py", True, "", [])], index=NumberIndex([12.5, 0.46]))
+    stage = run_dir / "stages" / "01-a"
+    stage.mkdir(parents=True, exist_ok=True)
+    (stage / "cell_001.out.txt").write_text("r 12.5 p 0.46\n")
+    cells = [Cell("stages/01-a/cell_001.py", True, "stages/01-a/cell_001.out.txt", [])]
+    evidence = CodeEvidence(workspace=Workspace(run_dir), cells=cells)
 
     def indexed(text: str) -> bool:
         index = NumberIndex()
         index.add_text(text)
         return index.traces(extract("12.5")[0])
 
-    def judged(text: str) -> Any:
-        claim = {"valid": True, "answer": text, "asks": [{"id": "a1", "answered": True, "answer": text}]}
-        return judge_answer(task, asks, claim, evidence)
+    def checked(text: str) -> Any:
+        claim = {"valid": True, "answer": text, "asks": [{"id": "a1", "answered": True, "answer": text,
+                                                          "files": ["stages/01-a/cell_001.out.txt"]}]}
+        return check_answer(task, read_asks(None, task), claim, evidence)
 
     def cited(text: str) -> Any:
         criterion = CriterionRecord(id="c1", text="outputs/r.json holds r with its p-value", met=True, evidence=text)
-        return CitationCheck(Workspace(run_dir), evidence, task).problem(criterion)
+        return CitationCheck(evidence, task).problem(criterion)
 
     def manifest_line(text: str) -> Any:
         try:
@@ -109,7 +116,9 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "evidence.numbers.extract (an answer)": extract,
         "evidence.numbers.add_text (an output)": indexed,
         "evidence.coverage.addresses (an answer)": lambda text: [addresses(ask, text) for ask in asks],
-        "evidence.judge_answer (an answer)": judged,
+        "evidence.check_answer (an answer)": checked,
+        "evidence.gates.trace (an answer's part)": lambda text: trace(text, ["stages/01-a/cell_001.out.txt"],
+                                                                       evidence, Exempt()),
         "evidence.citations (a criterion's evidence)": cited,
         "evaluation.grade (a final answer)": lambda text: grade(task, "numeric", {"r": 0.46}, {"answer": text}),
         "evaluation.manifest (a line)": manifest_line,

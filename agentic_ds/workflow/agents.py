@@ -28,7 +28,7 @@ def llm_agent(services: RunServices, name: str, mode: Mode, context: ContextBuil
     entry = agent(name)
     kwargs.setdefault("include_contents", "none")
     prompt = PromptProviders(entry.prompt_for(mode), context)
-    services.per_call.register(name, prompt.per_call)
+    services.per_call.register(name, prompt.per_call, prompt.context)
     common: dict[str, Any] = {
         "name": name,
         "model": services.model(name),

@@ -1,11 +1,11 @@
-"""The final answer in both modes: `answer_validator` states it ask by ask, code judges it, `evidence_check` sets
-the status.
+"""The final answer in both modes: `answer_validator` states it ask by ask, code checks its figures and the
+`judge` its words (`judging.py`), `evidence_check` sets the status.
 
-Simple mode: simple_loop[coding_agent, answer_validator] -> evidence_check -> summary_agent; the loop goes round
-again while the evidence says the answer does not stand (no code ran, an ask unanswered), with the reason shown
-to the next attempt. Orchestrated mode: ... stage_orchestrator -> answer_validator -> evidence_check ->
-summary_agent. In both, the validator's structured answer (`answer_claim`) is judged by `agentic_ds.evidence`
-into run.json's `final_answer`, and the status is decided there, never from the model's word.
+Simple mode: simple_loop[coding_agent, answer_validator, judge] -> evidence_check -> summary_agent; the loop goes
+round again while the answer does not stand (no code ran, an ask unanswered), with the reason shown to the next
+attempt. Orchestrated mode: ... stage_orchestrator -> answer_validator -> judge -> evidence_check ->
+summary_agent. The status stands on the last answer given, as code and judge left it, and is decided by
+`evidence.status.decide` alone (`run_facts` gathers what it rests on).
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ from typing_extensions import override
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.evidence import status as evidence_status
-from agentic_ds.evidence.answers import AnswerCheck, judge_answer
-from agentic_ds.evidence.asks import Ask, task_asks
-from agentic_ds.evidence.coverage import render_asks
-from agentic_ds.evidence.sources import collect
+from agentic_ds.evidence.answers import AnswerCheck
+from agentic_ds.evidence.asks import typed_asks
 from agentic_ds.runs import safe_files
 from agentic_ds.schema import (
     FinalAnswer,
@@ -32,6 +30,7 @@ from agentic_ds.schema import (
     StageResult,
     StageStatus,
     criteria_in,
+    read_model,
     stages_in,
     stages_out,
 )
@@ -45,14 +44,9 @@ from agentic_ds.workflow.services import RunServices
 SIMPLE_STAGE_TITLE = "Answer the task"
 
 
-def asks_of(state: Mapping[str, Any]) -> list[Ask]:
-    """The asks of the run's task (read in code from the task itself: `evidence/asks.py`)."""
-    return task_asks(state.get(S.TASK))
-
-
 def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
-        base = {"task": state.get(S.TASK, ""), "asks": render_asks(asks_of(state)),
+        base = {"task": state.get(S.TASK, ""), "asks": typed_asks(state),
                 "files": list_produced(services.workspace)}
         if mode == "simple":
             return {**base, "execution": render_execution(state.get(S.LAST_EXECUTION)),
@@ -62,15 +56,11 @@ def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
                 "stage_results": plan_state.render_finished(stages, limit_chars=1200),
                 "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True)}
 
-    def judge(callback_context: Any) -> None:
+    def keep(callback_context: Any) -> None:
         state = callback_context.state
-        claim = state.get(S.ANSWER_CLAIM)
-        final, check = judge_answer(str(state.get(S.TASK) or ""), asks_of(state), claim, collect(services.workspace))
-        state[S.FINAL_ANSWER] = final.model_dump(mode="json") if final is not None else None
-        state[S.ANSWER_CHECK] = check.as_state()
-        state[S.ANSWER_CLAIMS] = [*(state.get(S.ANSWER_CLAIMS) or []), claim]
+        state[S.ANSWER_CLAIMS] = [*(state.get(S.ANSWER_CLAIMS) or []), state.get(S.ANSWER_CLAIM)]
 
-    return llm_agent(services, "answer_validator", mode, context, after_agent_callback=judge)
+    return llm_agent(services, "answer_validator", mode, context, after_agent_callback=keep)
 
 
 def _stages_execution(stages: list[StageRecord]) -> str:
@@ -80,26 +70,40 @@ def _stages_execution(stages: list[StageRecord]) -> str:
     return f"status: {state}\nstages approved: {approved} of {len(stages)}"
 
 
-def best_answer(state: Mapping[str, Any], workspace: Any) -> tuple[FinalAnswer | None, AnswerCheck | None]:
-    """Every answer the validator gave (one per attempt), judged against the run's outputs as they are now; the
-    best stands: a later attempt that answered less does not replace an earlier, better one."""
-    claims = list(state.get(S.ANSWER_CLAIMS) or [])
-    if not claims:
-        return None, None
-    task, asks, evidence = str(state.get(S.TASK) or ""), asks_of(state), collect(workspace)
-    judged = [judge_answer(task, asks, claim, evidence) for claim in claims]
+def answer_check(state: Mapping[str, Any]) -> AnswerCheck | None:
+    """The last answer's check as the judge left it; None when no answer was judged."""
+    raw = state.get(S.ANSWER_CHECK)
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return AnswerCheck(**raw)
+    except TypeError:
+        return None
 
-    def rank(item: tuple[int, tuple[FinalAnswer | None, AnswerCheck]]) -> tuple[Any, ...]:
-        index, (_final, check) = item
-        return (check.exit, check.given, check.code_ran, check.valid, -len(check.unanswered), -len(check.untraced),
-                index)
 
-    _index, (final, check) = max(enumerate(judged), key=rank)
-    return final, check
+def run_facts(state: Mapping[str, Any], mode: str) -> evidence_status.RunFacts:
+    """What the status rests on, as the session state holds it."""
+    stop = state.get(S.STOP)
+    ceiling = None
+    if isinstance(stop, dict) and stop.get("status"):
+        ceiling = (RunStatus.of(stop.get("status"), RunStatus.FAILED), str(stop.get("reason") or "the run stopped"))
+    execution = state.get(S.LAST_EXECUTION) or {}
+    return evidence_status.RunFacts(
+        mode=mode, check=answer_check(state), stop=ceiling, warnings=[str(w) for w in state.get(S.WARNINGS) or []],
+        stages=stages_in(state.get(S.STAGES)) if mode != "simple" else [],
+        criteria=criteria_in(state.get(S.CRITERIA)) if mode != "simple" else [],
+        last_error=str(execution.get("error") or "") if isinstance(execution, dict) else "",
+    )
+
+
+def decided(state: Mapping[str, Any], mode: str) -> tuple[evidence_status.Verdict, FinalAnswer | None]:
+    """The run's verdict, and its final answer with the verdict's confidence."""
+    verdict = evidence_status.decide(run_facts(state, mode))
+    return verdict, evidence_status.apply(read_model(FinalAnswer, state.get(S.FINAL_ANSWER)), verdict)
 
 
 class EvidenceCheck(BaseAgent):
-    """Sets the run's status from the evidence (`evidence/status.py`), at most the status the workflow reached."""
+    """Sets the run's status (`evidence/status.py`) from the facts and the judge's verdict."""
 
     mode: str = "simple"
     services: Any = None  # RunServices (kept loose: pydantic cannot validate it)
@@ -107,40 +111,16 @@ class EvidenceCheck(BaseAgent):
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         state = ctx.session.state
-        final, check = best_answer(state, self.services.workspace)
-        delta: dict[str, Any] = {S.ANSWER_CHECK: check.as_state() if check is not None else None}
+        delta: dict[str, Any] = {}
         if self.mode == "simple":
-            stage = _simple_stage(state, check, self.services)
+            stage = _simple_stage(state, answer_check(state), self.services)
             delta[S.STAGES] = stages_out([stage])
             if stage.dir:
-                _write_result(self.services.workspace, stage, check)
-            verdict = evidence_status.decide(_simple_ceiling(state, check), check, warnings=_warnings(state))
-        else:
-            verdict = evidence_status.decide(
-                (RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED), state.get(S.STATUS_REASON) or ""),
-                check, stages=stages_in(state.get(S.STAGES)), criteria=criteria_in(state.get(S.CRITERIA)),
-                warnings=_warnings(state),
-            )
-        final = evidence_status.apply(final, verdict)
+                _write_result(self.services.workspace, stage, answer_check(state))
+        verdict, final = decided(state, self.mode)
         delta[S.FINAL_ANSWER] = final.model_dump(mode="json") if final is not None else None
         delta.update({S.RUN_STATUS: verdict.status, S.STATUS_REASON: verdict.reason})
         yield status_event(ctx, self.name, f"status: {verdict.status} - {verdict.reason}", **delta)
-
-
-def _warnings(state: Mapping[str, Any]) -> list[str]:
-    return [str(w) for w in state.get(S.WARNINGS) or []]
-
-
-def _simple_ceiling(state: Mapping[str, Any], check: AnswerCheck | None) -> tuple[RunStatus, str]:
-    """What simple mode reached before evidence: a budget's stop, else an answer the validator passed."""
-    if state.get(S.RUN_STATUS):
-        return RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED), state.get(S.STATUS_REASON) or ""
-    execution = state.get(S.LAST_EXECUTION) or {}
-    if check is not None and check.valid:
-        return RunStatus.COMPLETED, ""
-    if (check is not None and check.code_ran) or execution.get("ok"):
-        return RunStatus.INCOMPLETE, "code ran, but no answer passed validation"
-    return RunStatus.FAILED, "no attempt produced a result: " + (execution.get("error") or "no code ran")[:200]
 
 
 def _simple_stage(state: Mapping[str, Any], check: AnswerCheck | None, services: Any) -> StageRecord:

@@ -19,7 +19,7 @@ from agentic_ds.workflow.structured import GiveUp
 
 def _warn(agent: str) -> GiveUp:
     def give_up(ctx: Any, problem: str) -> dict[str, Any]:
-        if ctx.session.state.get(S.RUN_STATUS):   # a budget stopped the run: its model was never asked
+        if ctx.session.state.get(S.STOP):   # a budget stopped the run: its model was never asked
             return {}
         warnings = list(ctx.session.state.get(S.WARNINGS) or [])
         warnings.append(f"{agent} gave no valid answer after retries: {problem}")

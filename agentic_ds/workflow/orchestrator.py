@@ -68,13 +68,11 @@ class StageOrchestrator(BaseAgent):
             async for event in self._check(ctx, checker, reflector):
                 yield event
         if not _stopped(state):
-            status, reason = plan_state.final_status(
-                stages_in(state[S.STAGES]), criteria_in(state.get(S.CRITERIA)), list(state.get(S.WARNINGS) or [])
-            )
-            yield status_event(
-                ctx, self.name, f"status: {status} - {reason}",
-                **{S.RUN_STATUS: status, S.STATUS_REASON: reason, S.CHECK_DUE: None},
-            )
+            stages = stages_in(state[S.STAGES])
+            done = sum(s.status is StageStatus.APPROVED for s in stages)
+            met = sum(bool(c.met) for c in criteria_in(state.get(S.CRITERIA)))
+            yield status_event(ctx, self.name, f"stages done: {done} of {len(stages)} approved; criteria met: {met} "
+                                               f"of {len(criteria_in(state.get(S.CRITERIA)))}", **{S.CHECK_DUE: None})
 
     async def _check(
         self, ctx: InvocationContext, checker: BaseAgent, reflector: BaseAgent
@@ -92,7 +90,7 @@ class StageOrchestrator(BaseAgent):
             )
             # A criterion is met only when the files its evidence cites hold what it quotes (checked in code).
             services = self.services
-            check = CitationCheck(services.workspace, collect(services.workspace), str(state.get(S.TASK) or ""))
+            check = CitationCheck(collect(services.workspace), str(state.get(S.TASK) or ""))
             criteria = verify_all(criteria, check)
             yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
         if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
@@ -192,8 +190,8 @@ def _forget_earlier_events(ctx: InvocationContext) -> None:
 
 
 def _stopped(state: Any) -> bool:
-    """A status was already decided elsewhere (a budget ran out, or planning failed)."""
-    return state.get(S.RUN_STATUS) is not None
+    """The run stopped early (a budget ran out, or planning failed): `evidence_check` decides its status."""
+    return bool(state.get(S.STOP))
 
 
 def _warning(ctx: InvocationContext, author: str, text: str) -> Event:

@@ -1,4 +1,4 @@
-"""Pure functions over the plan kept in state: stages, criteria, and what the run's status is.
+"""Pure functions over the plan kept in state: stages and criteria, and their renderings for prompts.
 
 Everything here takes and returns records (`StageRecord`, `CriterionRecord`); state keeps them as dicts, converted
 at the seams (`schema.stages_in/out`, `criteria_in/out`), so each orchestration step is one `state_delta` and the
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.schema import CriterionRecord, PlannedStage, RunStatus, StageRecord, StageStatus
+from agentic_ds.schema import CriterionRecord, PlannedStage, StageRecord, StageStatus
 from agentic_ds.state import CriterionUpdate, ParsedPlan, Reflection
 
 
@@ -26,7 +26,8 @@ def stages_from_plan(plan: ParsedPlan, max_stages: int) -> list[StageRecord]:
 
 
 def criteria_from_plan(plan: ParsedPlan) -> list[CriterionRecord]:
-    return [CriterionRecord(id=f"c{i + 1}", text=text.strip()) for i, text in enumerate(plan.success_criteria)]
+    return [CriterionRecord(id=f"c{i + 1}", text=c.text.strip(), asks=[a.strip() for a in c.asks])
+            for i, c in enumerate(plan.success_criteria)]
 
 
 def _new_stage(planned: PlannedStage, stage_id: str) -> StageRecord:
@@ -94,34 +95,6 @@ def apply_reflection(
         out.append(_new_stage(planned, stage_id))
         added += 1
     return out, added, notes
-
-
-def _unverified(criterion: CriterionRecord) -> str:
-    """Why the checks set a criterion the checker called met unmet (` (not verified: the file does not exist)`)."""
-    from agentic_ds.evidence.citations import NOT_VERIFIED
-
-    at = criterion.evidence.rfind(NOT_VERIFIED)
-    return f" ({criterion.evidence[at + 1:].rstrip(']')[:120]})" if at >= 0 else ""
-
-
-def final_status(
-    stages: list[StageRecord], criteria: list[CriterionRecord], warnings: list[str]
-) -> tuple[RunStatus, str]:
-    approved = [s for s in stages if s.status is StageStatus.APPROVED]
-    failed = [s for s in stages if s.status is StageStatus.FAILED]
-    unmet = [c for c in criteria if not c.met]
-    if not stages:
-        return RunStatus.FAILED, "no plan could be made"
-    if not approved:
-        return RunStatus.FAILED, f"no stage was approved ({len(failed)} failed)"
-    if unmet:
-        names = "; ".join(c.text[:80] + _unverified(c) for c in unmet[:3])
-        return RunStatus.INCOMPLETE, f"{len(unmet)} of {len(criteria)} success criteria not met: {names}"
-    if failed:
-        return RunStatus.COMPLETED_WITH_WARNINGS, f"all criteria met, but {len(failed)} stage(s) failed"
-    if warnings:
-        return RunStatus.COMPLETED_WITH_WARNINGS, f"all criteria met, with {len(warnings)} warning(s)"
-    return RunStatus.COMPLETED, f"all {len(criteria)} success criteria met"
 
 
 # -- renderings for prompts ---------------------------------------------------------------------

@@ -9,8 +9,7 @@ from google.adk.agents import InvocationContext, LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
-from agentic_ds.evidence.asks import task_asks
-from agentic_ds.evidence.coverage import cover, render_asks
+from agentic_ds.evidence.asks import asks_in, cover, render_asks, typed_asks
 from agentic_ds.runs.safe_files import write_atomic, write_json
 from agentic_ds.schema import PlanFile, PlannedStage, RunStatus, criteria_out, stages_out
 from agentic_ds.state import ParsedPlan
@@ -42,7 +41,7 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "input_problems": _problems(state),
-            "asks": render_asks(task_asks(state.get(S.TASK))),
+            "asks": typed_asks(state),
             "previous_plan": state.get(S.PLAN_TEXT) or "" if again else "",
             "review": state.get(S.PLAN_REVIEW) or "" if again else "",
             "max_stages": settings.loops.max_stages,
@@ -51,7 +50,9 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
     def save_plan_md(callback_context: Any) -> None:
         text = callback_context.state.get(S.PLAN_TEXT) or ""
         if text:
-            write_atomic(services.workspace.file("plan.md"), text.strip() + "\n")
+            asks = render_asks(asks_in(callback_context.state))
+            held = f"\n\n## What the run holds itself to (the task's asks)\n{asks}\n" if asks else "\n"
+            write_atomic(services.workspace.file("plan.md"), text.strip() + held)
 
     return llm_agent(services, "plan_maker", mode, context, after_agent_callback=save_plan_md)
 
@@ -78,7 +79,8 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
     settings = services.settings
 
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
-        return {"plan": state.get(S.PLAN_TEXT) or "", "previous_error": state.get(error_key("plan_parser")) or ""}
+        return {"plan": state.get(S.PLAN_TEXT) or "", "asks": typed_asks(state),
+                "previous_error": state.get(error_key("plan_parser")) or ""}
 
     def store_plan(callback_context: Any) -> None:
         raw = callback_context.state.get(S.PARSED_PLAN)
@@ -87,8 +89,7 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
         plan = ParsedPlan.model_validate(raw)
         stages = plan_state.stages_from_plan(plan, settings.loops.max_stages)
         # The plan says how to answer, never what: every ask of the task gets a criterion, added when missing.
-        criteria, _uncovered = cover(task_asks(callback_context.state.get(S.TASK)),
-                                     plan_state.criteria_from_plan(plan))
+        criteria = cover(asks_in(callback_context.state), plan_state.criteria_from_plan(plan))
         callback_context.state[S.STAGES] = stages_out(stages)
         callback_context.state[S.CRITERIA] = criteria_out(criteria)
         planned = [PlannedStage.model_validate(stage.model_dump()) for stage in stages]
@@ -96,11 +97,9 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
         write_json(services.workspace.file("plan.json"), plan_file.model_dump(mode="json"))
 
     def give_up(ctx: InvocationContext, problem: str) -> dict[str, Any]:
-        if ctx.session.state.get(S.RUN_STATUS):  # a budget already ended the run: keep its honest reason
+        if ctx.session.state.get(S.STOP):  # a budget already ended the run: keep its honest reason
             return {}
-        return {
-            S.RUN_STATUS: RunStatus.FAILED,
-            S.STATUS_REASON: f"the plan could not be turned into stages (plan_parser: {problem})",
-        }
+        return {S.STOP: {"status": RunStatus.FAILED,
+                         "reason": f"the plan could not be turned into stages (plan_parser: {problem})"}}
 
     return llm_agent(services, "plan_parser", mode, context, give_up=give_up, after_agent_callback=store_plan)

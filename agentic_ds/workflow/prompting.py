@@ -128,6 +128,12 @@ class PromptProviders:
             self._last = (context, render_parts(self.name, context))
         return self._last[1]
 
+    def context(self, state: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The values the template renders, as data (what the offline model reads instead of the text)."""
+        self.parts(state)
+        assert self._last is not None
+        return self._last[0]
+
     def instruction(self, ctx: Any) -> str:
         return self.parts(ctx.state).static
 

@@ -59,7 +59,7 @@ class ResumePoint:
         stages = self.stages
         again = [s.model_copy(update={"status": StageStatus.PENDING}) if s.status is StageStatus.RUNNING else s
                  for s in stages]
-        delta: dict[str, Any] = {S.RUN_STATUS: None, S.STATUS_REASON: None, S.CURRENT_STAGE: None}
+        delta: dict[str, Any] = {S.RUN_STATUS: None, S.STATUS_REASON: None, S.STOP: None, S.CURRENT_STAGE: None}
         if again != stages:
             delta[S.STAGES] = stages_out(again)
         return delta

@@ -30,12 +30,10 @@ from agentic_ds.runs.events_log import EventsLog
 from agentic_ds.runs.stop_signals import StopSignals
 from agentic_ds.schema import (
     CriterionRecord,
-    FinalAnswer,
     RunRecord,
     RunStatus,
     SkippedInput,
     StageRecord,
-    read_model,
     read_records,
 )
 from agentic_ds.workflow.run_facts import new_record, usage_into, where
@@ -135,18 +133,19 @@ async def execute_run(
     except (KeyboardInterrupt, asyncio.CancelledError):
         _take_back_cancellation()
         final_state = await _safe_state(session_service)
-        final_state[S.RUN_STATUS] = RunStatus.INCOMPLETE
         reason = stop.reason if stop is not None and stop.received else "interrupted by the user"
-        final_state[S.STATUS_REASON] = f"{reason}; `agentic-ds resume {workspace.root.name}` continues it"
+        final_state[S.STOP] = {"status": RunStatus.INCOMPLETE,
+                               "reason": f"{reason}; `agentic-ds resume {workspace.root.name}` continues it"}
         raise
     except Exception as exc:  # noqa: BLE001 - any failure must still leave an honest record
         # First, so no later step (reading the session, writing the reports) can leave run.json saying `running`.
         record.end_attempt(RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}")
         record.save(workspace.file("run.json"))
         final_state = await _safe_state(session_service)
-        # A status already decided as a stop (a budget, a failed plan) stays; anything else is this failure.
-        if RunStatus.of(final_state.get(S.RUN_STATUS), RunStatus.COMPLETED).answered:
-            final_state[S.RUN_STATUS], final_state[S.STATUS_REASON] = _classify_failure(exc, final_state)
+        # A stop recorded before (a budget, a failed plan) stays; anything else is this failure.
+        if not final_state.get(S.STOP):
+            status, reason = _classify_failure(exc, final_state)
+            final_state[S.STOP] = {"status": status, "reason": reason}
         hint = getattr(exc, "hint", None)
         text = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         for item in events.append_notice("error", text + (f" (hint: {hint})" if hint else "")):
@@ -237,15 +236,24 @@ async def _finish(
         assembled.toolset.close()
     if hasattr(session_service, "close"):
         await _quietly(session_service.close())
-    status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
-    reason = state.get(S.STATUS_REASON) or "the run ended before a status was decided"
+    from agentic_ds.evidence.answers import no_answer
+    from agentic_ds.evidence.asks import asks_in
+    from agentic_ds.workflow.answer import decided
+
+    # The same decision `evidence_check` made, again over the final state: a stop after it (a signal while the
+    # report was written) counts too.
+    verdict, final = decided(state, request.mode)
+    status, reason = verdict.status, verdict.reason
     record.end_attempt(status, reason)
     record.clock(time.perf_counter() - started)
     # Read as tolerantly as any reader: a malformed entry in state must not cost the run its record.
     record.stages = read_records(StageRecord, state.get(S.STAGES))
     record.criteria = read_records(CriterionRecord, state.get(S.CRITERIA))
     record.warnings = [str(w) for w in state.get(S.WARNINGS) or []]
-    record.final_answer = read_model(FinalAnswer, state.get(S.FINAL_ANSWER)) or _no_answer(request.task, reason)
+    record.final_answer = final or no_answer(asks_in(state), f"the run ended before an answer was validated "
+                                                            f"({reason[:300]})")
+    record.title = str(state.get(S.TITLE) or record.title)
+    record.asks = asks_in(state)
     skipped = state.get(S.SKIPPED_INPUTS) or request.skipped_inputs
     record.skipped_inputs = read_records(SkippedInput, skipped)
     if assembled is not None:
@@ -261,14 +269,6 @@ async def _finish(
     failure = record.calls.failure if record.calls is not None and status is RunStatus.FAILED else None
     hint = failure.hint if failure else None
     return RunOutcome(status=status, reason=reason, workspace=workspace, report_path=report_path, hint=hint)
-
-
-def _no_answer(task: str, reason: str) -> FinalAnswer:
-    """A run that ended before any answer was validated still says, ask by ask, that nothing was answered."""
-    from agentic_ds.evidence.answers import no_answer
-    from agentic_ds.evidence.asks import task_asks
-
-    return no_answer(task_asks(task), f"the run ended before an answer was validated ({reason[:300]})")
 
 
 def _write_reports(workspace: Workspace) -> Path:

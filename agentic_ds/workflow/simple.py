@@ -1,7 +1,8 @@
 """Simple mode: one coding pass with a mandatory validation step, retried a bounded number of times.
 
-Tree: file_analyzer -> simple_loop[coding_agent, answer_validator] -> evidence_check -> summary_agent (the
-validator and the status are in `answer.py`). Each retry shows the agent what earlier attempts did and why they
+Tree: file_analyzer -> task_reader -> simple_loop[coding_agent, answer_validator, judge] -> evidence_check ->
+summary_agent (the validator and the status are in `answer.py`, the judge in `judging.py`). Each retry shows
+the agent what earlier attempts did and why they
 did not stand, so it does not repeat them.
 """
 

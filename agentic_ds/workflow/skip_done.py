@@ -29,8 +29,9 @@ DONE: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "planning_loop": lambda state: "planned before: plan.md kept" if _planned(state) else None,
     # Silent: text from a structured agent would be read as its answer (planning_loop's line says it all).
     "plan_parser": lambda state: "" if _planned(state) else None,
+    "task_reader": lambda state: "" if state.get(S.ASKS) else None,
     "simple_loop": lambda state: (
-        "an answer was validated before: kept" if (state.get(S.FINAL_ANSWER) or {}).get("valid") else None
+        "an answer stood before: kept" if (state.get(S.ANSWER_CHECK) or {}).get("exit") else None
     ),
 }
 

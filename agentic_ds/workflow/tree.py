@@ -19,6 +19,7 @@ from agentic_ds.workflow.checking import build_criteria_checker, build_stage_ref
 from agentic_ds.workflow.coder import build_coder
 from agentic_ds.workflow.file_analyzer import FileAnalyzer
 from agentic_ds.workflow.implementation import build_code_reviewer, build_impl_confirmation
+from agentic_ds.workflow.judging import build_judge
 from agentic_ds.workflow.loops import sequence
 from agentic_ds.workflow.orchestrator import StageOrchestrator
 from agentic_ds.workflow.planning import (
@@ -27,6 +28,7 @@ from agentic_ds.workflow.planning import (
     build_plan_parser,
     build_plan_reviewer,
 )
+from agentic_ds.workflow.reading import build_task_reader
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.simple import build_simple_loop
 from agentic_ds.workflow.summary import build_summary_agent
@@ -36,6 +38,7 @@ Container = Callable[[RunServices, Mode, list[BaseAgent]], BaseAgent]
 
 LEAVES: dict[str, Leaf] = {
     "file_analyzer": lambda services, mode: FileAnalyzer(name="file_analyzer", workspace=services.workspace),
+    "task_reader": build_task_reader,
     "plan_maker": build_plan_maker,
     "plan_reviewer": build_plan_reviewer,
     "plan_confirmation": build_plan_confirmation,
@@ -46,6 +49,7 @@ LEAVES: dict[str, Leaf] = {
     "criteria_checker": build_criteria_checker,
     "stage_reflector": build_stage_reflector,
     "answer_validator": build_answer_validator,
+    "judge": build_judge,
     "evidence_check": lambda services, mode: EvidenceCheck(name="evidence_check", mode=mode, services=services),
     "summary_agent": build_summary_agent,
 }

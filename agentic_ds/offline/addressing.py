@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from agentic_ds.evidence.asks import Ask
-from agentic_ds.evidence.wording import Mentions
+from agentic_ds.offline.task_parts import Ask
+from agentic_ds.offline.wording import Mentions
 from agentic_ds.schema import CriterionRecord
 
 _WORD_RUN = re.compile(r"\w+")        # maximal runs: linear, where `\w*_\w*` backtracks on long words

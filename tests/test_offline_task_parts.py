@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_ds.evidence.asks import MAX_ASKS, extract_asks
-from agentic_ds.evidence.coverage import addresses, cover
-from agentic_ds.evidence.wording import Mentions, sentences
+from agentic_ds.offline.addressing import addresses, cover
+from agentic_ds.offline.task_parts import MAX_ASKS, extract_asks
+from agentic_ds.offline.wording import Mentions, sentences
 from agentic_ds.schema import CriterionRecord
 from tests.evidence_support import assert_linear
 
