@@ -18,7 +18,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,6 @@ class RunOutcome:
     error: str = ""                        # the run did not finish: timeout, crash, a worker lost...
     wall_s: float = 0.0
     attempts: int = 1
-    notes: list[str] = field(default_factory=list)
 
 
 async def run_child(spec: RunSpec, report: Report, *, runs_dir: Path | None = None, files: list[str] | None = None,

@@ -120,7 +120,6 @@ class RayExecutor:
         if final.get("left"):
             record = {"worker": final.get("where"), "kept_at": final.get("kept"), "files": final["left"]}
             safe_files.write_json(dest / "left_on_worker.json", record, root=dest)
-            outcome.notes.append(f"{len(final['left'])} file(s) left on the worker: see left_on_worker.json")
         return outcome
 
     def _payload(self, spec: RunSpec) -> dict[str, Any]:

@@ -3,9 +3,10 @@
 Packing a run directory follows no link: every file is read through `safe_files` (no-follow), only regular files
 and folders go in, and a symbolic link, FIFO or hard link that executed code may have planted is left out and
 named (the run's own hard links of large inputs, under `inputs/`, are packed as files). The cap is on the files'
-total size, `RETURN_CAP_BYTES` unless the eval says otherwise: when a run directory is larger, its `inputs/` (the
-machine that started the eval has the originals) and then its largest files stay on the worker, each named with
-why. Unpacking takes only regular files and folders with plain relative names, within the cap, into a new folder.
+total size, `RETURN_CAP_BYTES` unless the eval says otherwise: when a run directory is larger, its `inputs/` is
+left out (the machine that started the eval has the originals), then its largest files stay on the worker (whose
+folder is then kept), each named with why. Unpacking takes only regular files and folders with plain relative
+names, within the cap, into a new folder.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Packed:
 
     @property
     def left_for_size(self) -> bool:
+        """Whether files of the run itself stayed on the worker (its folder is then kept there)."""
         return any(item["why"].startswith("left on the worker") for item in self.left)
 
 
@@ -52,8 +54,8 @@ def pack_run(run_dir: Path, cap: int = RETURN_CAP_BYTES) -> Packed:
         inputs = [entry for entry in keep if entry.rel.startswith("inputs/")]
         keep = [entry for entry in keep if not entry.rel.startswith("inputs/")]
         total -= sum(entry.st.st_size for entry in inputs)
-        left += [{"path": e.rel, "bytes": e.st.st_size, "why": "left on the worker: a copy of an input"}
-                 for e in inputs]
+        left += [{"path": e.rel, "bytes": e.st.st_size, "why": "not returned: a copy of an input (the original is on "
+                                                                "the machine that started the eval)"} for e in inputs]
     keep.sort(key=lambda entry: entry.st.st_size)
     while total > cap and keep:
         entry = keep.pop()
