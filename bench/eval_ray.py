@@ -35,40 +35,44 @@ def run(executor: str, mode: str, workdir: Path) -> dict[str, Any]:
     """One `agentic-ds eval` with `executor`: its wall time, summary.json, and whether it exited cleanly."""
     argv = [sys.executable, "-m", "agentic_ds", "eval", str(MANIFEST), "--model", "offline", "--mode", mode,
             "--executor", executor, "--workdir", str(workdir)]
+    load_before = os.getloadavg()[0]
     started = time.perf_counter()
     completed = subprocess.run(argv, cwd=ROOT, check=False, stdin=subprocess.DEVNULL)
     command_s = time.perf_counter() - started
+    load = (load_before, os.getloadavg()[1] if command_s < 450 else os.getloadavg()[2], os.getloadavg()[0])
     if completed.returncode not in (0, 1):
         raise SystemExit(f"agentic-ds eval --executor {executor} exited {completed.returncode}")
     (eval_dir,) = workdir.glob("eval-*")
     summary = json.loads((eval_dir / "summary.json").read_text())
-    return {"executor": executor, "command_s": command_s, "summary": summary, "exit": completed.returncode}
+    return {"executor": executor, "command_s": command_s, "summary": summary, "exit": completed.returncode,
+            "load": load}
 
 
 def rate(tasks: int, seconds: float) -> float:
     return tasks * 60.0 / seconds if seconds > 0 else 0.0
 
 
-def section(mode: str, figures: list[dict[str, Any]], load: tuple[float, float, float]) -> list[str]:
+def section(mode: str, figures: list[dict[str, Any]]) -> list[str]:
     cores = len(os.sched_getaffinity(0))
     lines = [f"The bundled set (`examples/eval/manifest.jsonl`, 60 tasks) through `agentic-ds eval --model offline "
              f"--mode {mode} --executor E` on this machine ({cores} cores), one executor after the other: `local` "
              f"(child processes, {cores} at once) and `ray` with no `--address` (a local Ray started for the command "
              f"with {cores} CPUs, one per task; each task the same `agentic-ds run` child, on a Ray worker). "
-             "\"Command\" counts Ray's start and stop; \"eval\" is summary.json's `total_wall_s`.", "",
+             "\"Command\" counts Ray's start and stop; \"eval\" is summary.json's `total_wall_s`. The load average "
+             "(1 min at the start, 5 or 15 min over the run, 1 min at the end) says how busy the machine was with "
+             "other work.", "",
              "| executor | tasks | correct | errors | command (s) | tasks/min (command) | eval (s) | tasks/min (eval) "
-             "| median task (s) |", "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+             "| median task (s) | load |", "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
     for f in figures:
         s = f["summary"]
         lines.append(f"| {f['executor']} | {s['n']} | {s['correct']}/{s['graded']} | {s['errors']} | "
                      f"{f['command_s']:.0f} | {rate(s['n'], f['command_s']):.1f} | {s['total_wall_s']:.0f} | "
-                     f"{rate(s['n'], s['total_wall_s']):.1f} | {s['median_wall_s']:.1f} |")
+                     f"{rate(s['n'], s['total_wall_s']):.1f} | {s['median_wall_s']:.1f} | "
+                     + " / ".join(f"{x:.1f}" for x in f["load"]) + " |")
     local, ray = (next(f for f in figures if f["executor"] == e) for e in ("local", "ray"))
     ratio = rate(ray["summary"]["n"], ray["command_s"]) / max(rate(local["summary"]["n"], local["command_s"]), 1e-9)
     lines += ["", f"- Ray local runs at {ratio:.2f}x the local executor's rate over the whole command; the same "
-                  "manifest, graded the same way, gives the same counts when both finish every task.",
-              f"- Load average when the runs ended: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min): "
-              "other work on the machine slows both alike."]
+                  "manifest, graded the same way, gives the same counts when both finish every task."]
     return lines
 
 
@@ -81,7 +85,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="agentic-ds-eval-ray-") as temporary:
         for executor in ("local", "ray"):
             figures.append(run(executor, args.mode, Path(temporary) / executor))
-    load = os.getloadavg()
     results = [f"eval_ray: executor={f['executor']} tasks={f['summary']['n']} "
                f"tasks_per_min={rate(f['summary']['n'], f['command_s']):.1f} command_s={f['command_s']:.0f} "
                f"correct={f['summary']['correct']}" for f in figures]
@@ -89,7 +92,7 @@ def main() -> None:
     if not args.no_record:
         from bench.record import record_section
 
-        record_section("eval_ray", section(args.mode, figures, load), result="\n".join(results))
+        record_section("eval_ray", section(args.mode, figures), result="\n".join(results))
 
 
 if __name__ == "__main__":
