@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import agentic_ds
+from agentic_ds.errors import UsageError
 from agentic_ds.evaluation.child import Report, RunOutcome, RunSpec
 from agentic_ds.evaluation.ray_cluster import RayCluster, connect
 from agentic_ds.evaluation.ray_task import run_task
@@ -39,7 +40,7 @@ class WorkerLost(Exception):
 
 
 class RayExecutor:
-    def __init__(self, cluster: RayCluster, parallel: int | None) -> None:
+    def __init__(self, cluster: RayCluster, parallel: int | None, return_cap: int = RETURN_CAP_BYTES) -> None:
         self.cluster = cluster
         self.ray = cluster.ray
         capped = parallel if cluster.address is not None else None
@@ -47,8 +48,7 @@ class RayExecutor:
         self.label = cluster.label + (f", at most {capped} at once" if capped else "")
         self.force_ship = os.environ.get("AGENTIC_DS_EVAL_SHIP_RUNS", "") not in ("", "0")
         self.ship_inputs = cluster.address is not None or self.force_ship
-        megabytes = os.environ.get("AGENTIC_DS_EVAL_RETURN_MB", "")
-        self.return_cap = int(float(megabytes) * 2**20) if megabytes else RETURN_CAP_BYTES
+        self.return_cap = return_cap
         self._remote = self.ray.remote(num_cpus=1, max_retries=0)(run_task)
         self._tokens: dict[str, str] = {}
         self._inputs: dict[str, list[Any]] = {}
@@ -56,7 +56,8 @@ class RayExecutor:
 
     @classmethod
     def open(cls, parallel: int | None, address: str | None) -> RayExecutor:
-        return cls(connect(address, parallel if address is None else None), parallel)
+        cap = _return_cap(os.environ.get("AGENTIC_DS_EVAL_RETURN_MB", ""))     # checked before Ray starts
+        return cls(connect(address, parallel if address is None else None), parallel, cap)
 
     async def submit(self, spec: RunSpec, report: Report) -> RunOutcome:
         async with self._slots or contextlib.nullcontext():
@@ -154,6 +155,19 @@ class RayExecutor:
 
     def close(self) -> None:
         self.cluster.shutdown()
+
+
+def _return_cap(megabytes: str) -> int:
+    if not megabytes:
+        return RETURN_CAP_BYTES
+    try:
+        cap = int(float(megabytes) * 2**20)
+    except ValueError:
+        cap = 0
+    if cap <= 0:
+        raise UsageError(f"AGENTIC_DS_EVAL_RETURN_MB={megabytes!r} is not a size in MB",
+                         hint="give a positive number of megabytes, e.g. AGENTIC_DS_EVAL_RETURN_MB=512")
+    return cap
 
 
 async def _drain(generator: Any) -> None:
