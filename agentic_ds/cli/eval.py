@@ -60,7 +60,7 @@ def eval_command(manifest: Path, mode: str, models: tuple[str, ...], parallel: i
 
     \b
     Exit codes: 0 every task ran; 1 some task could not run (crash, timeout); 2 bad manifest, flag or
-    configuration; 130 interrupted.
+    configuration; 130 interrupted (143 SIGTERM, 129 SIGHUP).
 
     \b
     Examples:
