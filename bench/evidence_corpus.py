@@ -76,6 +76,12 @@ def main() -> None:
         ids = {c.id for c in cases}
         part_judged = {how: [(c, o) for c, o in pairs if c.id in ids] for how, pairs in tuning.items()}
         lines += table(f"Tuning corpus, {part} by id", cases, figures(cases, part_judged))
+    slipped = [(c.id, c.note) for c, o in held["agreeing"] if fabricated(c) and o.status.answered]
+    if slipped:
+        lines += ["With an agreeing judge, the hold-out batch's fabrications that the code gates alone let through: "
+                  + "; ".join(f"`{case_id}` ({note})" for case_id, note in slipped)
+                  + ". A bare number in a file has no unit: code cannot tell 0.3354 from 0.34 percent; a reader can.",
+                  ""]
     coincidences = sorted(COINCIDENCES)
     lines += [f"With an agreeing judge, the tuning corpus's fabrications that get through are figures a megabyte dump "
               f"holds by coincidence ({', '.join(coincidences)}): code finds them, only a reader of the line they "
