@@ -190,3 +190,14 @@ def test_large_tables_are_capped(tmp_path):
     assert "outputs/wide.csv · 50 rows · first 20 shown · 3 more columns not shown" in html
     assert "<th class=\"num\">col11</th>" in html and "col12" not in html
     assert ">1900<" in html and ">2000<" not in html
+
+
+def test_a_model_with_no_known_price_makes_the_cost_unknown_never_zero(tmp_path):
+    run = make_run(tmp_path, title="Revenue drivers by region",
+                   cost={"total_usd": 0.0, "unpriced": ["openai/relay"],
+                         "by_model": {"openai/relay": {"calls": 46, "input_tokens": 144000, "output_tokens": 15000}}})
+    view = load_run_view(run)
+    header = render_html(view).split("</header>", 1)[0]
+    assert "cost unknown" in header and "$0.00" not in header
+    assert "<h1>Revenue drivers by region</h1>" in header
+    assert view.cost_text == "cost unknown"

@@ -220,3 +220,21 @@ async def test_sandbox_a_stage_begun_again_keeps_its_earlier_cells_and_figures(t
     assert (ws.root / "stages/01-explore/code.py").read_text().count("# %% cell") == 2
     nb = nbformat.read(ws.root / "analysis.ipynb", as_version=4)
     nbformat.validate(nb)
+
+
+async def test_sandbox_code_importing_joblib_gets_a_private_shm_and_no_permission_note(tmp_path):
+    """joblib (imported by scikit-learn and statsmodels) needs semaphores in /dev/shm; without a writable one every
+    cell's output said '[Errno 13] Permission denied. joblib will operate in serial mode'."""
+    ws = make_workspace(tmp_path / "run")
+    runner = CodeRunner(ws, SandboxSettings())
+    try:
+        await runner.begin_stage(0, "Models")
+        result = await runner.run(
+            "import multiprocessing, os\nlock = multiprocessing.Lock()\n"
+            "from joblib import Parallel, delayed\n"
+            "print(sum(Parallel(n_jobs=2)(delayed(abs)(-i) for i in range(4))), os.access('/dev/shm', os.W_OK))"
+        )
+        printed = result.stdout + result.stderr
+        assert result.ok and "6 True" in result.stdout and "Permission denied" not in printed, printed
+    finally:
+        await runner.close()

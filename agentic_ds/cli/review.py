@@ -85,7 +85,7 @@ def runs_table(runs: list[RunSummary], width: int | None = None) -> str:
 
     header = ("RUN", "STATUS", "MODE", "STARTED", "DURATION", "COST", "TITLE")
     rows = [(r.id, fmt.status_label(r.status), r.mode or "-", fmt.when(r.started_at), fmt.duration(r.wall_s),
-             fmt.usd(r.total_usd), r.title or r.task or "-") for r in runs]
+             fmt.cost(r.total_usd, r.unpriced), r.title or r.task or "-") for r in runs]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     task_width = max(24, width - sum(widths) - 2 * len(widths)) if width else None
     lines = []
@@ -129,7 +129,7 @@ def _show_text(view: RunView) -> str:
     if view.status.resumable and (view.root / "session.db").is_file():
         out.append(f"Resume   agentic-ds resume {view.id}    (continues where it stopped; finished stages are kept)")
     out.append(f"Mode     {view.mode or '-'}    Started {fmt.when(view.started_at)}    "
-               f"Duration {fmt.duration(view.wall_s)}    Cost {fmt.usd(view.total_usd)} "
+               f"Duration {fmt.duration(view.wall_s)}    Cost {view.cost_text} "
                f"({fmt.count(view.total_tokens)} tokens)")
     if view.attempts_note:
         out.append(f"Attempts {view.attempts_note}")

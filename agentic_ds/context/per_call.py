@@ -14,6 +14,8 @@ place when it swaps history for a summary (`is_per_call`).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
@@ -22,13 +24,32 @@ from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
-from agentic_ds.adk_private import INSTRUCTION_PREAMBLE, label_dynamic_instruction
+from agentic_ds.adk_private import INSTRUCTION_PREAMBLE, OTHER_AGENT_PREAMBLE, label_dynamic_instruction
 
 PerCallProvider = Callable[[Mapping[str, Any]], str]
 ContextProvider = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 # The values the calling agent's prompt was rendered from, set before each model call: a model that reads data
 # rather than text (the offline model) takes them from here. A ContextVar: each agent's task sees its own.
 PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("prompt_context", default=None)
+# The same values for a model reached through another thread (the offline model behind a test server on 127.0.0.1):
+# kept by (agent, per-call text), the last PUBLISHED_KEPT of them.
+PUBLISHED_KEPT = 64
+_published: OrderedDict[tuple[str, str], Mapping[str, Any]] = OrderedDict()
+_published_lock = threading.Lock()
+
+
+def published(agent: str, per_call_text: str) -> Mapping[str, Any] | None:
+    """The values an agent's prompt was rendered from, found by the per-call text its request carries."""
+    with _published_lock:
+        return _published.get((agent, per_call_text.strip()))
+
+
+def _publish(agent: str, per_call_text: str, context: Mapping[str, Any]) -> None:
+    with _published_lock:
+        _published[(agent, per_call_text.strip())] = context
+        _published.move_to_end((agent, per_call_text.strip()))
+        while len(_published) > PUBLISHED_KEPT:
+            _published.popitem(last=False)
 
 
 class PerCallInstructions(BasePlugin):
@@ -46,14 +67,31 @@ class PerCallInstructions(BasePlugin):
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
         name = callback_context.agent_name
-        context = self.contexts.get(name)
-        PROMPT_CONTEXT.set((name, context(callback_context.state)) if context is not None else None)
+        builder = self.contexts.get(name)
+        context = builder(callback_context.state) if builder is not None else None
+        PROMPT_CONTEXT.set((name, context) if context is not None else None)
         provider = self.providers.get(name)
-        if provider is not None:
-            text = provider(callback_context.state)
-            if text:
-                llm_request.contents.insert(0, per_call_content(text))
+        text = provider(callback_context.state) if provider is not None else ""
+        if context is not None:
+            _publish(name, text, context)
+        if name in self.providers:
+            llm_request.contents = own_turn(llm_request.contents)
+        if text:
+            llm_request.contents.insert(0, per_call_content(text))
         return None
+
+
+def own_turn(contents: list[types.Content]) -> list[types.Content]:
+    """The agent's own current turn: what follows the last message ADK relayed from another agent (a review, a
+    coder's summary, a status line). An agent's prompt carries everything it needs from the others, so their
+    words relayed again are text sent twice, and its own earlier turns are what its prompt summarises."""
+    last = max((i for i, content in enumerate(contents) if _relayed(content)), default=-1)
+    return contents[last + 1:]
+
+
+def _relayed(content: types.Content) -> bool:
+    return content.role == "user" and any((part.text or "").startswith(OTHER_AGENT_PREAMBLE)
+                                           for part in content.parts or [])
 
 
 def per_call_content(text: str) -> types.Content:

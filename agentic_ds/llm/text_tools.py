@@ -28,9 +28,13 @@ You can call the tools listed below. To call one, write a block like this and no
 {CALL_OPEN}
 {{"name": "TOOL_NAME", "arguments": {{"ARGUMENT": "VALUE"}}}}
 {CALL_CLOSE}
-The result comes back in a {RESPONSE_OPEN} block. When you need no more tools, answer in plain text with no
-{CALL_OPEN} block. The tools, with the JSON schema of their arguments:
+The result comes back in a {RESPONSE_OPEN} block. {{ending}} The tools, with the JSON schema of their arguments:
 """
+_ANSWER_IN_TEXT = f"When you need no more tools, answer in plain text with no {CALL_OPEN} block."
+# An agent whose answer is structured gives it through a tool (ADK's set_model_response), never in plain text.
+STRUCTURED_TOOL = "set_model_response"
+_ANSWER_BY_TOOL = (f"When you need no more tools, give your final answer by calling {STRUCTURED_TOOL} with it as "
+                   "the arguments.")
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,15 @@ class TextCall:
 def tools_prompt(tools: list[dict[str, Any]]) -> str:
     """The system-message section declaring OpenAI-style `tools` in the text protocol."""
     lines = []
+    names = []
     for tool in tools:
         function = tool.get("function") or tool
         declared = {"name": function.get("name"), "description": function.get("description", "")}
         declared["parameters"] = function.get("parameters") or {"type": "object", "properties": {}}
         lines.append(json.dumps(declared, ensure_ascii=False))
-    return _INSTRUCTIONS + TOOLS_OPEN + "\n" + "\n".join(lines) + "\n" + TOOLS_CLOSE
+        names.append(declared["name"])
+    ending = _ANSWER_BY_TOOL if STRUCTURED_TOOL in names else _ANSWER_IN_TEXT
+    return _INSTRUCTIONS.replace("{ending}", ending) + TOOLS_OPEN + "\n" + "\n".join(lines) + "\n" + TOOLS_CLOSE
 
 
 def declared_tool_names(system_text: str) -> list[str]:

@@ -18,7 +18,6 @@ from google.adk.models.base_llm import LlmCapabilities
 from google.genai import types
 
 from agentic_ds.agent_table import role_of
-from agentic_ds.context.per_call import PROMPT_CONTEXT
 from agentic_ds.offline.coder import coding_turn
 from agentic_ds.offline.compactor import compact_turn
 from agentic_ds.offline.criteria import criteria_turn
@@ -58,9 +57,6 @@ class OfflineLlm(BaseLlm):
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
         req = parse_request(llm_request)
-        given = PROMPT_CONTEXT.get()
-        if given is not None and given[0] == req.agent:
-            req.context = given[1]
         try:
             reply = self.answer(req)
         except Exception as exc:  # noqa: BLE001 - a bug here must end the agent's turn, not the run

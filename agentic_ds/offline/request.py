@@ -15,6 +15,7 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
+from agentic_ds.context.per_call import PROMPT_CONTEXT, published
 from agentic_ds.offline.prompt_headings import agent_headings
 
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
@@ -45,6 +46,7 @@ class ParsedRequest:
     tools: tuple[str, ...] = ()
     wants_json: bool = False
     context: Mapping[str, Any] = field(default_factory=dict)   # the values its prompt was rendered from
+    per_call: str = ""                                          # the per-call part of its prompt, as sent
 
     def section(self, *names: str) -> str:
         """The first present section among `names` (headings compared case-insensitively)."""
@@ -108,6 +110,7 @@ def split_sections(text: str, headings: frozenset[str] | None = None) -> dict[st
 
 
 def parse_request(request: LlmRequest) -> ParsedRequest:
+    per_call = ""
     instruction = _system_text(request)
     user_texts: list[str] = []
     exchanges: list[ToolExchange] = []
@@ -118,6 +121,7 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
                 block = _instruction_block(part.text)
                 if block is not None:
                     instruction = f"{instruction}\n{block}"
+                    per_call = block
                     continue
                 if content.role == "user":
                     user_texts.append(part.text)
@@ -142,7 +146,18 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
         exchanges=exchanges,
         tools=tools,
         wants_json=wants_json,
+        per_call=per_call,
+        context=_context_of(agent, per_call),
     )
+
+
+def _context_of(agent: str, per_call: str) -> Mapping[str, Any]:
+    """The values the agent's prompt was rendered from: set for this call in this task, or, for a model answering
+    from another thread (behind a test server), published with the per-call text its request carries."""
+    given = PROMPT_CONTEXT.get()
+    if given is not None and given[0] == agent:
+        return given[1]
+    return published(agent, per_call) or {}
 
 
 def _without_identity(instruction: str) -> str:

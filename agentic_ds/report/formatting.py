@@ -44,6 +44,13 @@ def usd(amount: float | None) -> str:
     return f"${amount:.4f}" if abs(amount) < 1 else f"${amount:,.2f}"
 
 
+def cost(amount: float | None, unpriced: list[str] | tuple[str, ...] = ()) -> str:
+    """A run's cost: unknown when a model it used has no known price (never "$0.00" for one)."""
+    if not unpriced:
+        return usd(amount)
+    return f"{usd(amount)} + unknown" if amount else "cost unknown"
+
+
 def count(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
 

@@ -27,6 +27,7 @@ class RunSummary:
     started_at: str
     wall_s: float | None
     total_usd: float | None
+    unpriced: list[str]
     has_report: bool
 
     def to_json(self) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def summarize_run(path: Path) -> RunSummary:
         started_at=record.started_at,
         wall_s=record.wall_s if record.wall_s is not None else duration_s(record.started_at, record.ended_at or ""),
         total_usd=record.cost.total_usd,
+        unpriced=list(record.cost.unpriced),
         has_report=(path / "report.html").is_file(),
     )
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ConfigDict, Field
 
+from agentic_ds.report import formatting as fmt
 from agentic_ds.report.tables import TableView
 from agentic_ds.schema import ModelUsage, RunRecord, StageRecord, StageStatus
 
@@ -80,6 +81,11 @@ class RunView(RunRecord):
             return self.cost.total_usd
         known = [usage.usd for usage in self.cost.by_model.values() if usage.usd is not None]
         return sum(known) if known else None
+
+    @property
+    def cost_text(self) -> str:
+        """The cost as the report and `show` say it: unknown for a model with no known price."""
+        return fmt.cost(self.total_usd, self.cost.unpriced)
 
     @property
     def total_tokens(self) -> int:

@@ -102,6 +102,9 @@ def python_roots() -> list[Path]:
     return kept
 
 
+SHM_SIZE_MB = 256
+
+
 def bwrap_argv(
     *,
     run_dir: Path,
@@ -124,6 +127,9 @@ def bwrap_argv(
     argv = [exe, "--die-with-parent", "--new-session", *_namespace_args(user), "--hostname", "sandbox"]
     argv += _system_args()
     argv += ["--perms", "1777", "--size", str(tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    # A private /dev/shm of its own: multiprocessing's semaphores live there (joblib, which scikit-learn and
+    # statsmodels import, falls back to serial mode with a "Permission denied" note in every cell's output without).
+    argv += ["--perms", "1777", "--size", str(SHM_SIZE_MB * 1024 * 1024), "--tmpfs", "/dev/shm"]
     argv += _python_args(fds)   # after the tmpfs, so a Python installed under /tmp stays visible
     argv += [*_parents(socket_dir), "--bind-fd", str(fds.open(socket_dir)), str(socket_dir)]
     argv += [*_parents(run_dir), *run_dir_args(run_dir, fds)]

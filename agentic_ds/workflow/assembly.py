@@ -155,6 +155,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         models=models,
         coder_toolset=tools.coder_toolset,
         read_only_toolset=tools.read_only_toolset,
+        files_toolset=tools.files_toolset,
         code_runner=code_runner,
         skills=skills,
         coder_factory=coder_factory,

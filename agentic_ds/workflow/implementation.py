@@ -12,11 +12,12 @@ from google.adk.agents import LlmAgent
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs import safe_files
-from agentic_ds.schema import StageRecord, stages_in
+from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.verdicts import decide_when_explicit
 
 OUTPUT_TAIL_CHARS = 1500
 
@@ -59,6 +60,7 @@ def coder_context(services: RunServices) -> ContextBuilder:
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
             "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
+            "missing": plan_state.render_missing(criteria_in(state.get(S.CRITERIA))),
         }
 
     return build
@@ -83,7 +85,8 @@ def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
+    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION),
+                     before_agent_callback=decide_when_explicit(S.CODE_REVIEW, S.IMPL_DECISION))
 
 
 def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) -> str:

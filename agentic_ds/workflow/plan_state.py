@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentic_ds.evidence.citations import NOT_VERIFIED
 from agentic_ds.schema import CriterionRecord, PlannedStage, StageRecord, StageStatus
 from agentic_ds.state import CriterionUpdate, ParsedPlan, Reflection
 
@@ -97,6 +98,22 @@ def apply_reflection(
     return out, added, notes
 
 
+def reflection_due(stages: list[StageRecord], criteria: list[CriterionRecord]) -> str | None:
+    """Why the rest of the plan needs another look after the stage that just ended, or None when it went as planned:
+    approved at its first attempt, no check refused a criterion's evidence, and stages are still to run."""
+    finished = [s for s in stages if s.status.finished]
+    latest = finished[-1] if finished else None
+    if latest is None or latest.status is StageStatus.FAILED:
+        return "the stage failed"
+    if latest.attempts > 1:
+        return f"the stage needed {latest.attempts} attempts"
+    if next_pending(stages) is None:
+        return "no stage is left to run and criteria are unmet"
+    if any(NOT_VERIFIED in c.evidence or c.judged for c in criteria):
+        return "a check refused a criterion's evidence"
+    return None
+
+
 # -- renderings for prompts ---------------------------------------------------------------------
 _MARKS = {StageStatus.APPROVED: "done", StageStatus.FAILED: "failed", StageStatus.RUNNING: "current",
           StageStatus.PENDING: "upcoming"}
@@ -123,14 +140,26 @@ def render_stages(stages: list[StageRecord]) -> str:
     return "\n".join(f"- [{s.id}] ({s.status.value}) {s.title}: {_clip(s.description, 300)}" for s in stages)
 
 
+EVIDENCE_CHARS = 1500   # of a criterion's evidence shown to later agents (what checks found is at its end)
+
+
 def render_criteria(criteria: list[CriterionRecord], with_evidence: bool = False) -> str:
     lines = []
     for c in criteria:
         line = f"- [{c.id}] {c.text} (met: {'yes' if c.met else 'no'})"
         if with_evidence and c.evidence:
-            line += f"\n  evidence: {_clip(c.evidence, 300)}"
+            line += f"\n  evidence: {_clip(c.evidence, EVIDENCE_CHARS)}"
+        if with_evidence and c.judged:
+            line += f"\n  the judge: {c.judged}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def render_missing(criteria: list[CriterionRecord]) -> str:
+    """What the checks after earlier stages found missing (for the coder, who is not given the criteria
+    themselves): the evidence of each criterion not met, with why the checks refused it."""
+    found = [c.judged or c.evidence for c in criteria if c.met is False and (c.judged or c.evidence)]
+    return "\n".join(f"- {_clip(text, EVIDENCE_CHARS)}" for text in found)
 
 
 def _clip(text: str, limit: int) -> str:

@@ -32,6 +32,7 @@ class RunServices:
     coder_toolset: FixedToolset
     read_only_toolset: FixedToolset
     code_runner: CodeRunner
+    files_toolset: FixedToolset | None = None
     skills: SkillLibrary | None = None
     coder_factory: CoderFactory | None = None
     per_call: PerCallInstructions = field(default_factory=PerCallInstructions)  # a plugin of the run's App
@@ -45,6 +46,8 @@ class RunServices:
             return [self.coder_toolset]
         if which is Tools.READ_ONLY:
             return [self.read_only_toolset]
+        if which is Tools.FILES and self.files_toolset is not None:
+            return [self.files_toolset]
         return []
 
     def relevant_skills(self, text: str, k: int = 3) -> str:

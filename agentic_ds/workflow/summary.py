@@ -48,7 +48,6 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             "task": state.get(S.TASK, ""),
             "mode": mode,
             "run_status": f"{status} - {reason}",
-            "status": status,
             "files": list_produced(services.workspace),
         }
         base["answer"] = render_answer(state.get(S.FINAL_ANSWER) or {})
