@@ -29,6 +29,13 @@ ContextProvider = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 # The values the calling agent's prompt was rendered from, set before each model call: a model that reads data
 # rather than text (the offline model) takes them from here. A ContextVar: each agent's task sees its own.
 PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("prompt_context", default=None)
+# The same, per agent, for a model answering in another thread of this process (a test server's offline brain).
+_LATEST: dict[str, Mapping[str, Any]] = {}
+
+
+def latest_context(agent: str) -> Mapping[str, Any] | None:
+    """The values `agent`'s last prompt in this process was rendered from (None before its first call)."""
+    return _LATEST.get(agent)
 
 
 class PerCallInstructions(BasePlugin):
@@ -47,7 +54,10 @@ class PerCallInstructions(BasePlugin):
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
         name = callback_context.agent_name
         context = self.contexts.get(name)
-        PROMPT_CONTEXT.set((name, context(callback_context.state)) if context is not None else None)
+        values = context(callback_context.state) if context is not None else None
+        PROMPT_CONTEXT.set((name, values) if values is not None else None)
+        if values is not None:
+            _LATEST[name] = values
         provider = self.providers.get(name)
         if provider is not None:
             text = provider(callback_context.state)
