@@ -25,9 +25,12 @@ def addresses(ask: str, text: str, slot: str = "") -> bool:
     """`text` speaks of the ask worded `ask` (filling `@slot[...]` when the ask names one)."""
     if slot:
         return f"@{slot.lower()}[" in text.lower()
-    terms = content(ask)
+    return covers(content(ask), set(content(text)))
+
+
+def covers(terms: list[str], have: set[str]) -> bool:
+    """Enough of an ask's `terms` are among the words `have` (each side read once: linear in both)."""
     if not terms:
         return True
-    have = set(content(text))
     share = 2 / 3 if len(terms) <= SHORT_ASK_WORDS else 1 / 3
     return sum(t in have for t in terms) >= math.ceil(share * len(terms))

@@ -155,9 +155,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
     finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule),
+               lambda: year_ranges(tokens, mentions, files, taken),
                lambda: comparisons(tokens, mentions, kinds, taken, columns),
                lambda: signs(tokens, mentions, kinds, taken),
-               lambda: year_ranges(tokens, mentions, files, taken),
                lambda: periods(tokens, mentions, files, taken),
                lambda: named_values(tokens, mentions, columns, taken, samples),
                lambda: unseen_values(tokens, mentions, columns, taken, named_files))

@@ -10,7 +10,7 @@ from agentic_ds.offline import context as ctx
 from agentic_ds.offline.planner.markdown import parse_plan
 from agentic_ds.offline.planner.plan import DEFAULT_MAX_STAGES, plan_for
 from agentic_ds.offline.reader import read_question
-from agentic_ds.offline.reader.addressing import addresses
+from agentic_ds.offline.reader.addressing import content, covers
 from agentic_ds.offline.reply import Reply
 from agentic_ds.offline.request import ParsedRequest
 from agentic_ds.profiling.model import DataProfile
@@ -100,10 +100,10 @@ def plan_parser_turn(req: ParsedRequest) -> Reply:
             [f"{o} exists and states its result." for o in outputs]
             or [f"Stage '{s.title}' has produced its results." for s in parsed.stages]
         )
-    asks = ctx.asks(req)
+    asks = [(a["id"], content(a["text"])) for a in ctx.asks(req)]
     document["success_criteria"] = [
-        {"text": text, "asks": [a["id"] for a in asks if addresses(a["text"], text)]}
-        for text in document["success_criteria"]]
+        {"text": text, "asks": [ask for ask, terms in asks if covers(terms, said)]}
+        for text, said in ((t, set(content(t))) for t in document["success_criteria"])]
     return Reply.json(document)
 
 

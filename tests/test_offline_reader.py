@@ -1,7 +1,8 @@
-"""Reading direct questions: asks, filters, derived columns, files and joins, rounding and answer format.
+"""The offline reader: asks, filters, periods, derived columns, files and joins, rounding and answer format, and
+whether a question was read with confidence at all.
 
-The questions here are not the eval set's (examples/eval): they are other phrasings over the same generated
-data, so these tests check the reading generalises rather than that it memorised the set.
+The questions here are not the eval sets' (examples/eval, tests/heldout): they are other phrasings over the bundled
+data, so these tests check that the reading generalises rather than that it memorised a set.
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.planner import direct_spec
-from agentic_ds.offline.spec import build_spec
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.spec import build_spec
 from agentic_ds.profiling import profile_inputs
 
 DATA = Path(__file__).resolve().parents[1] / "examples" / "eval" / "data"
@@ -254,8 +254,70 @@ def test_a_column_in_a_file_without_a_shared_key_is_a_problem_not_a_guess(profil
     assert not any(j.path.endswith("audit_log.csv") for j in spec.joins)
 
 
-def test_open_tasks_and_single_plain_statistics_keep_their_own_path(profiles):
-    assert direct_spec(parse_intent("What drives salary?"), profiles["emp"]) is None
-    assert direct_spec(parse_intent("What is the median salary for each department?"), profiles["emp"]) is None
-    assert direct_spec(parse_intent("What is the median salary for each department, rounded to 1 decimal?"),
-                       profiles["emp"]) is not None
+def test_a_task_is_read_as_a_direct_question_an_open_analysis_or_not_at_all(profiles):
+    assert read_question("What drives salary?", profiles["emp"]).kind == "open"
+    assert read_question("Explore what drives total salary", profiles["emp"]).kind == "open"
+    direct = read_question("What is the median salary for each department, rounded to 1 decimal?", profiles["emp"])
+    assert direct.kind == "direct" and [a.text for a in direct.asks] == ["the median of `salary` per `department`"]
+    unread = read_question("By how much did the mean salary rise from 2019 to 2021?", profiles["emp"])
+    assert unread.kind == "unread" and "'rise'" in unread.why_unread()
+
+
+@pytest.mark.parametrize(
+    ("task", "doubt"),
+    [
+        ("What is the mean salary of employees aged between 30 and 40?", "'30', '40'"),
+        ("What is the mean salary of the 10 oldest employees?", "'10'"),
+        ("What is the mean salary in 2030?", "'2030'"),
+        ("What is the ratio of the mean salary to the mean bonus?", "'ratio'"),
+        ("How many employees are not in a negative position on the ranking?", "'ranking'"),
+        ("Give the mean salary as @mean_salary[value] and the cube of the bonus as @cube[value].", "@cube"),
+        ("Which 3 departments have the highest salary?", "'3'"),
+    ],
+)
+def test_a_word_or_number_no_reader_used_keeps_the_reading_from_confidence(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "What is the 90th percentile of training_hours?",
+        "Is salary normally distributed at a significance level of 0.01? Use a Shapiro-Wilk test.",
+        "How many salary outliers are there with a z-score above 3?",
+        "What is the mean salary, rounded to 2 decimals?",
+        "What is the mean salary of employees with 3 or more years_experience?",
+        "Give the mean and the sample standard deviation (ddof=1) of salary, each rounded to 2 decimals.",
+        "What are the 10th and 90th percentiles of salary?",
+    ],
+)
+def test_numbers_and_words_that_are_read_leave_no_doubt(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind == "direct", reading.why_unread()
+
+
+def test_tests_regressions_and_groups_named_by_their_values(profiles):
+    line = build_spec("Regress salary on years_experience with OLS: @slope[value] @intercept[value] @r2[value]",
+                      profiles["emp"])
+    assert asks_of(line) == [("linreg", "salary", "years_experience", "", "")]
+    assert line.asks[0].slots == {"slope": "slope", "intercept": "intercept", "r2": "r2"} and not line.doubts
+    equation = build_spec("Fit salary = a + b * age by least squares. Give the slope.", profiles["emp"])
+    assert asks_of(equation) == [("linreg", "salary", "age", "", "")]
+    anova = build_spec("Run a one-way ANOVA of salary across department: is the difference significant?",
+                       profiles["emp"])
+    assert asks_of(anova) == [("anova", "salary", "", "department", "")] and not anova.doubts
+    chi2 = build_spec("Is department independent of city? Use a chi-square test of independence.", profiles["emp"])
+    assert asks_of(chi2) == [("chi2", "department", "city", "", "")] and not chi2.doubts
+    welch = build_spec("Compare salary between Engineering and Sales with Welch's t-test.", profiles["emp"])
+    assert asks_of(welch) == [("ttest", "salary", "", "department", "")]
+    assert welch.asks[0].params["levels"] == ["Engineering", "Sales"] and not welch.doubts
+    versus = build_spec("Average salary for Engineering versus Sales, two decimals each?", profiles["emp"])
+    assert asks_of(versus) == [("mean", "salary", "", "department", "")] and not versus.doubts
+
+
+def test_signs_and_spans_of_years_select_rows(profiles):
+    negative = build_spec("In how many rows was the bonus negative?", profiles["emp"])
+    assert filters_of(negative) == [("bonus", "<", 0.0)] and not negative.doubts
+    span = build_spec("What is the mean signup_year of customers over 2019-2021?", profiles["shop"])
+    assert filters_of(span) == [("signup_year", ">=", 2019), ("signup_year", "<=", 2021)] and not span.doubts

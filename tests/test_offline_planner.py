@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.methods import read_method
-from agentic_ds.offline.plan_markdown import parse_plan
-from agentic_ds.offline.plan_roles import review_plan
-from agentic_ds.offline.planner import make_plan
-from agentic_ds.offline.profile import profile_from_json, salvage_profile
-from agentic_ds.profiling import DataProfile
+from agentic_ds.offline.planner.markdown import parse_plan
+from agentic_ds.offline.planner.plan import plan_for
+from agentic_ds.offline.roles.planning import review_plan
 from agentic_ds.skills import SkillLibrary
 from tests.offline_support import make_run_dir
 
@@ -39,8 +33,7 @@ def library():
 
 @pytest.fixture(scope="module")
 def profile(tmp_path_factory):
-    root, _, _ = make_run_dir(tmp_path_factory.mktemp("run"))
-    return profile_from_json(json.loads((root / "data_profile.json").read_text()))
+    return make_run_dir(tmp_path_factory.mktemp("run"))[2]
 
 
 def test_human_numbered_plan_is_parsed_into_stages_and_criteria():
@@ -73,27 +66,30 @@ def test_text_without_stages_becomes_one_stage():
 
 
 def test_direct_question_plan_is_an_audit_then_the_bound_answer(library, profile):
-    plan = make_plan(parse_intent("What is the median revenue per region?"), profile, library)
-    assert [s.method.template for s in plan.steps] == ["quality_audit", "statistic"]
-    answer = plan.steps[1].method
-    assert answer.params["column"] == "revenue" and answer.params["group_col"] == "region"
-    assert answer.params["stat"] == "median" and answer.params["data_path"] == "inputs/orders.csv"
+    plan = plan_for("What is the median revenue per region?", profile, library)
+    assert [s.method.template for s in plan.steps] == ["quality_audit", "compute_answers"]
+    answer = plan.steps[1].method.params
+    assert answer["asks"] == [{"name": "median_revenue_region", "stat": "median", "column": "revenue",
+                               "group": "region"}]
+    assert answer["data_path"] == "inputs/orders.csv"
     assert plan.steps[0].method.params["id_cols"] == ["order_id"]   # store_id repeats: not a unique id
 
 
-def test_own_plan_round_trips_through_markdown_with_its_methods(library, profile):
-    plan = make_plan(parse_intent("Is revenue different between online and in-store?"), profile, library)
-    parsed = parse_plan(plan.markdown("Is revenue different between online and in-store?"))
+def test_own_plan_round_trips_through_markdown_and_the_coder_finds_its_method_again(library, profile):
+    task = "What is the mean revenue for online orders?"
+    plan = plan_for(task, profile, library)
+    text = plan.markdown(task)
+    assert "Method:" not in text and "Params:" not in text
+    parsed = parse_plan(text)
     assert len(parsed.stages) == 2 and len(parsed.success_criteria) == 2
-    method = read_method(parsed.stages[1].description)
-    assert (method.skill, method.template) == ("group-comparisons", "compare_groups")
-    assert method.params["value_col"] == "revenue" and method.params["group_col"] == "sales_channel"
+    again = plan_for(task, profile, library, 20).step_for(parsed.stages[1].title, parsed.stages[1].expected_outputs)
+    assert again is not None and again.method == plan.steps[1].method
     assert parsed.stages[1].expected_outputs[0] == "outputs/02-answer.json"
     assert "outputs/02-answer.json" in parsed.success_criteria[1]
 
 
 def test_open_task_plan_fits_the_column_types(library, profile):
-    plan = make_plan(parse_intent("Explore the data and tell me about revenue"), profile, library)
+    plan = plan_for("Explore the data and tell me about revenue", profile, library)
     templates = [s.method.template for s in plan.steps]
     assert templates[:2] == ["quality_audit", "describe"]
     assert {"trend_seasonality", "compare_groups", "correlation_matrix"} <= set(templates)
@@ -103,7 +99,7 @@ def test_open_task_plan_fits_the_column_types(library, profile):
 
 
 def test_a_drivers_task_checks_structure_time_and_every_dimension_before_a_model(library, profile):
-    plan = make_plan(parse_intent("Explore the data and tell me what drives revenue"), profile, library, max_stages=12)
+    plan = plan_for("Explore the data and tell me what drives revenue", profile, library, max_stages=12)
     templates = [s.method.template for s in plan.steps]
     assert templates == ["quality_audit", "identity_check", "trend_seasonality", "dimension_breakdown", "driver_model"]
     dimensions = plan.steps[3].method.params["dimensions"]
@@ -111,10 +107,10 @@ def test_a_drivers_task_checks_structure_time_and_every_dimension_before_a_model
     assert "revenue" not in plan.steps[4].method.params["features"]
 
 
-def test_unanswerable_question_falls_back_to_exploring_and_says_why(library, profile):
-    plan = make_plan(parse_intent("What is the average temperature?"), profile, library)
-    assert any("temperature" in note for note in plan.notes)
-    assert plan.steps[1].method.template == "describe"
+def test_a_question_it_cannot_read_is_described_and_the_plan_says_why(library, profile):
+    plan = plan_for("By how much did the average revenue rise from spring to autumn?", profile, library)
+    assert any("could not read this question" in note and "'rise'" in note for note in plan.notes)
+    assert [s.method.template for s in plan.steps] == ["quality_audit", "describe"]
 
 
 def test_reviewer_flags_unknown_columns_and_uncovered_questions(profile):
@@ -126,26 +122,3 @@ def test_reviewer_flags_unknown_columns_and_uncovered_questions(profile):
     assert any("`unit_prise` is not a column" in p for p in problems)
     assert any("No stage uses `unit_price`" in p for p in problems)
     assert review_plan(plan.replace("unit_prise", "unit_price"), "What is the average unit price?", profile) == []
-
-
-def test_the_offline_model_reads_the_profilers_own_records(tmp_path):
-    root, frame, _ = make_run_dir(tmp_path)
-    document = json.loads((root / "data_profile.json").read_text())
-    profile = profile_from_json(document)
-    assert profile == DataProfile.from_json(document)
-    channel = profile.files[0].column("sales_channel")
-    assert channel.distinct == 2 and {v for v, _ in channel.top_values} == {"online", "in-store"}
-    document["files"][0]["columns"][0]["added_by_a_newer_profiler"] = 1      # unknown fields do not break it
-    document["files"][0]["encoding"] = "utf-8"
-    assert [c.name for c in profile_from_json(document).files[0].columns] == list(frame.columns)
-
-
-def test_a_cut_profile_file_still_yields_its_whole_columns(tmp_path):
-    root, _, _ = make_run_dir(tmp_path)
-    text = (root / "data_profile.json").read_text()
-    full = profile_from_json(json.loads(text)).files[0].columns
-    cut = salvage_profile(text[: len(text) // 2])
-    names = [c.name for c in cut.files[0].columns]
-    assert cut.files[0].path == "inputs/orders.csv" and cut.files[0].rows == 360
-    assert 0 < len(names) < len(full) and names == [c.name for c in full[: len(names)]]
-    assert cut.files[0].columns[0] == full[0]
