@@ -50,7 +50,7 @@ class Reading:
 
     def why_unread(self) -> str:
         """Why the question is not answered, for the plan, the validator and the report."""
-        reasons = self.spec.doubts or ([self.spec.problem] if self.spec.problem else [])
+        reasons = [*([self.spec.problem] if self.spec.problem else []), *self.spec.doubts]
         return "; ".join(reasons) or "it is not a question the offline model can compute"
 
 

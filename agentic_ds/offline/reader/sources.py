@@ -17,6 +17,7 @@ from agentic_ds.offline.profile import find_column, is_unique_key, text_encoding
 from agentic_ds.offline.reader.mentions import words
 from agentic_ds.profiling.model import FileProfile
 
+NAMED_FILE = 100         # a file the task names by its name is the one it is about
 _KEY_NAME = re.compile(r"(^|_)(id|key|code|no|number)$|^id_|id$", re.I)
 
 
@@ -47,9 +48,15 @@ def file_nouns(data: FileProfile) -> set[str]:
     return set(words(PurePosixPath(data.path).stem))
 
 
+def file_stem(path: str) -> str:
+    """How a question writes a file's name: `inputs/parts/part_0003.csv` -> "part_0003"."""
+    return PurePosixPath(path).stem.lower()
+
+
 def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others: Sequence[str],
-                   task_words: Iterable[str], counted_noun: str = "") -> Sources:
-    """The primary file (most of `targets`, then of `others`, then its name in the task) and the joins it needs."""
+                   task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()) -> Sources:
+    """The primary file (the one the task names, then most of `targets`, then of `others`, then its nouns in the
+    task) and the joins it needs. `named`: the words of the task as written, lower-cased."""
     if not files:
         return Sources(None, [], "no readable input file")
     said = set(task_words)
@@ -60,6 +67,7 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
         names = {c.name for c in data.columns}
         value = 3 * sum(t in names for t in targets) + sum(o in names for o in others)
         value += 2 * len(file_nouns(data) & said) + (5 if counted_noun and counted_noun in file_nouns(data) else 0)
+        value += NAMED_FILE * (file_stem(data.path) in named)
         return (-value, -(data.rows or 0), data.path)
 
     primary = min(files, key=score)

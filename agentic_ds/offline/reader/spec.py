@@ -31,7 +31,7 @@ from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sente
 from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
 from agentic_ds.offline.reader.periods import periods, year_ranges
 from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots
-from agentic_ds.offline.reader.sources import Join, choose_sources, file_nouns
+from agentic_ds.offline.reader.sources import Join, choose_sources, file_nouns, file_stem
 from agentic_ds.offline.reader.vocabulary import LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
@@ -190,17 +190,23 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     noun = counted or counted_noun(tokens, None)
     if noun is not None:
         name_counted_rows(spec.asks, noun.low)
-    _choose_files(spec, files, tokens_words=[t.word for t in tokens if t.word], counted=counted.word if counted else "")
+    named = frozenset(t.low for t in tokens if t.word)
+    _choose_files(spec, files, [t.word for t in tokens if t.word], counted.word if counted else "", named)
+    unprofiled = [p for p in profile.not_profiled if file_stem(p) in named]
+    if unprofiled:
+        spec.problem = (f"the question names {unprofiled[0]}, which was not profiled (a run profiles the first "
+                        f"{len(profile.files)} files of its inputs)")
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside, spec)
     return spec
 
 
-def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str) -> None:
+def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,
+                  named: frozenset[str]) -> None:
     derived_names = {d.name for d in spec.derived}
     targets = [c for a in spec.asks for c in (a.column, a.second) if c and c not in derived_names]
     targets += [c for d in spec.derived for c in d.columns]
     others = [c for c in spec.columns if c not in targets and c not in derived_names]
-    sources = choose_sources(files, targets, others, tokens_words, counted)
+    sources = choose_sources(files, targets, others, tokens_words, counted, named)
     spec.data, spec.joins, spec.problem = sources.primary, sources.joins, sources.problem
     if len(files) > 1 and spec.data is not None:
         used = ", ".join(f"`{p}`" for p in spec.files)
