@@ -37,7 +37,7 @@ MODELS = pytest.mark.parametrize("model", ["openai/fake", "hosted_vllm/fake"])
 def completed(run) -> None:
     assert run.record["status"] in DONE, run.stdout
     assert_consistent(run, run.record["status"], 0)
-    assert "11.20" in run.report_md  # the mean price, from the data
+    assert "north 10.5" in run.report_md  # the mean price per region, from the data
 
 
 @pytest.mark.parametrize(
@@ -189,7 +189,7 @@ def test_a_bad_reply_goes_back_to_the_model_and_the_run_still_completes(tmp_path
     # the bad reply was an answered call like any other: run.json, the calls block and the report agree on it
     assert_one_ledger(run.record, run.report_md, policy_calls=True)
     # The answer rests on the files the code wrote, not on the bad reply.
-    assert "11.20" in run.record["final_answer"]["answer"]
+    assert "north 10.5" in run.record["final_answer"]["answer"]
 
 
 def test_a_200_kb_reply_is_capped_and_every_prompt_stays_within_the_budget(tmp_path):
