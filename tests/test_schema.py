@@ -31,7 +31,7 @@ RUN_JSON_KEYS = {"id", "task", "mode", "status", "reason", "started_at", "ended_
                  "models_reason", "isolation", "inputs", "agents", "cost", "tokens", "events", "context", "stages",
                  "criteria", "warnings", "final_answer"}
 # this round's: skipped inputs, resume, calls, usage
-ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger"}
+ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger", "title", "asks"}
 
 
 @pytest.mark.parametrize("name", ["orchestrated.json", "simple.json"])

@@ -14,8 +14,6 @@ place when it swaps history for a summary (`is_per_call`).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
@@ -31,25 +29,13 @@ ContextProvider = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 # The values the calling agent's prompt was rendered from, set before each model call: a model that reads data
 # rather than text (the offline model) takes them from here. A ContextVar: each agent's task sees its own.
 PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("prompt_context", default=None)
-# The same values for a model reached through another thread (the offline model behind a test server on 127.0.0.1):
-# kept by (agent, per-call text), the last PUBLISHED_KEPT of them.
-PUBLISHED_KEPT = 64
-_published: OrderedDict[tuple[str, str], Mapping[str, Any]] = OrderedDict()
-_published_lock = threading.Lock()
+# The same, per agent, for a model answering in another thread of this process (a test server's offline brain).
+_LATEST: dict[str, Mapping[str, Any]] = {}
 
 
-def published(agent: str, per_call_text: str) -> Mapping[str, Any] | None:
-    """The values an agent's prompt was rendered from, found by the per-call text its request carries."""
-    with _published_lock:
-        return _published.get((agent, per_call_text.strip()))
-
-
-def _publish(agent: str, per_call_text: str, context: Mapping[str, Any]) -> None:
-    with _published_lock:
-        _published[(agent, per_call_text.strip())] = context
-        _published.move_to_end((agent, per_call_text.strip()))
-        while len(_published) > PUBLISHED_KEPT:
-            _published.popitem(last=False)
+def latest_context(agent: str) -> Mapping[str, Any] | None:
+    """The values `agent`'s last prompt in this process was rendered from (None before its first call)."""
+    return _LATEST.get(agent)
 
 
 class PerCallInstructions(BasePlugin):
@@ -67,13 +53,13 @@ class PerCallInstructions(BasePlugin):
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
         name = callback_context.agent_name
-        builder = self.contexts.get(name)
-        context = builder(callback_context.state) if builder is not None else None
-        PROMPT_CONTEXT.set((name, context) if context is not None else None)
+        context = self.contexts.get(name)
+        values = context(callback_context.state) if context is not None else None
+        PROMPT_CONTEXT.set((name, values) if values is not None else None)
+        if values is not None:
+            _LATEST[name] = values
         provider = self.providers.get(name)
         text = provider(callback_context.state) if provider is not None else ""
-        if context is not None:
-            _publish(name, text, context)
         if name in self.providers:
             llm_request.contents = own_turn(llm_request.contents)
         if text:

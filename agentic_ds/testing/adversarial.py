@@ -74,18 +74,15 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
     from agentic_ds.evaluation.grading import grade
     from agentic_ds.evaluation.manifest import parse_line
     from agentic_ds.evidence.answers import check_answer
-    from agentic_ds.evidence.asks import read_asks
+    from agentic_ds.evidence.asks import read_asks, slots
     from agentic_ds.evidence.citations import CitationCheck
     from agentic_ds.evidence.gates import Exempt, trace
     from agentic_ds.evidence.numbers import NumberIndex, extract
     from agentic_ds.evidence.sources import Cell, CodeEvidence
-    from agentic_ds.offline.addressing import addresses
-    from agentic_ds.offline.task_parts import extract_asks
     from agentic_ds.schema import CriterionRecord
     from agentic_ds.workspace import Workspace
 
     task = "How did unemployment relate to inflation and real GDP growth over 1959-2009? Answer as @r[value]."
-    asks = extract_asks(task)
     stage = run_dir / "stages" / "01-a"
     stage.mkdir(parents=True, exist_ok=True)
     (stage / "cell_001.out.txt").write_text("r 12.5 p 0.46\n")
@@ -113,10 +110,9 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
             return refused.message
 
     return {
-        "evidence.extract_asks (the task)": extract_asks,
+        "evidence.asks (the task's slots)": lambda text: (slots(text), read_asks(None, text)),
         "evidence.numbers.extract (an answer)": extract,
         "evidence.numbers.add_text (an output)": indexed,
-        "evidence.coverage.addresses (an answer)": lambda text: [addresses(ask, text) for ask in asks],
         "evidence.check_answer (an answer)": checked,
         "evidence.gates.trace (an answer's part)": lambda text: trace(text, ["stages/01-a/cell_001.out.txt"],
                                                                        evidence, Exempt()),

@@ -1,4 +1,4 @@
-"""Pure functions over the plan kept in state: stages and criteria, and their renderings for prompts.
+"""Pure functions over the plan kept in state: stages and criteria (prompts render them: `prompts/_macros.j2`).
 
 Everything here takes and returns records (`StageRecord`, `CriterionRecord`); state keeps them as dicts, converted
 at the seams (`schema.stages_in/out`, `criteria_in/out`), so each orchestration step is one `state_delta` and the
@@ -112,59 +112,3 @@ def reflection_due(stages: list[StageRecord], criteria: list[CriterionRecord]) -
     if any(NOT_VERIFIED in c.evidence or c.judged for c in criteria):
         return "a check refused a criterion's evidence"
     return None
-
-
-# -- renderings for prompts ---------------------------------------------------------------------
-_MARKS = {StageStatus.APPROVED: "done", StageStatus.FAILED: "failed", StageStatus.RUNNING: "current",
-          StageStatus.PENDING: "upcoming"}
-
-
-def render_stage_map(stages: list[StageRecord], current: int | None) -> str:
-    lines = []
-    for i, s in enumerate(stages):
-        mark = "current" if i == current else _MARKS[s.status]
-        lines.append(f"{i + 1}. [{mark}] {s.title}")
-    return "\n".join(lines)
-
-
-def render_finished(stages: list[StageRecord], limit_chars: int = 600) -> str:
-    parts = []
-    for i, s in enumerate(stages):
-        if s.status.finished:
-            summary = _clip(s.summary or "(no summary)", limit_chars)
-            parts.append(f"### {i + 1}. {s.title} ({s.status.value}, dir {s.dir or '-'})\n{summary}")
-    return "\n\n".join(parts)
-
-
-def render_stages(stages: list[StageRecord]) -> str:
-    return "\n".join(f"- [{s.id}] ({s.status.value}) {s.title}: {_clip(s.description, 300)}" for s in stages)
-
-
-EVIDENCE_CHARS = 1500   # of a criterion's evidence shown to later agents (what checks found is at its end)
-
-
-def render_criteria(criteria: list[CriterionRecord], with_evidence: bool = False) -> str:
-    lines = []
-    for c in criteria:
-        line = f"- [{c.id}] {c.text} (met: {'yes' if c.met else 'no'})"
-        if with_evidence and c.evidence:
-            line += f"\n  evidence: {_clip(c.evidence, EVIDENCE_CHARS)}"
-        if with_evidence and c.judged:
-            line += f"\n  the judge: {c.judged}"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def render_missing(criteria: list[CriterionRecord]) -> str:
-    """What the checks after earlier stages found missing (for the coder, who is not given the criteria
-    themselves): the evidence of each criterion not met, with why the checks refused it."""
-    found = [c.judged or c.evidence for c in criteria if c.met is False and (c.judged or c.evidence)]
-    return "\n".join(f"- {_clip(text, EVIDENCE_CHARS)}" for text in found)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    head = limit * 2 // 3
-    return text[:head] + " ... " + text[-(limit - head) :]

@@ -46,6 +46,7 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
             "previous_plan": state.get(S.PLAN_TEXT) or "" if again else "",
             "review": state.get(S.PLAN_REVIEW) or "" if again else "",
             "max_stages": settings.loops.max_stages,
+            "profile": services.profile(),
         }
 
     def save_plan_md(callback_context: Any) -> None:
@@ -66,6 +67,8 @@ def build_plan_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "plan": state.get(S.PLAN_TEXT) or "",
             "previous_review": (state.get(S.PLAN_REVIEW) or "") if again else "",
+            "profile": services.profile(),
+            "max_stages": services.settings.loops.max_stages,
         }
 
     return llm_agent(services, "plan_reviewer", mode, context)
