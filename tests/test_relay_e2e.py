@@ -7,16 +7,17 @@ replay server. Everything talks over 127.0.0.1 only.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from agentic_ds.testing.cassette import CASSETTE, read_cassette, read_meta
 from agentic_ds.testing.relay_cli import record
+from agentic_ds.testing.relay_cli import run_cli as relay_main
 from agentic_ds.testing.relay_responder import OfflineResponder
 from agentic_ds.testing.replay import assert_replays
 from agentic_ds.workflow.prompting import PROMPTS_DIR_ENV
@@ -43,15 +44,16 @@ class MalformedFirst(OfflineResponder):
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> tuple[Path, Path]:
-    """A new cassette recorded with the command a developer types; the responder runs in this process."""
+    """A new cassette recorded as a developer records one, the run and the responder in this process (the offline
+    model reads the values its prompts were rendered from, which only the run's own process has)."""
     root = tmp_path_factory.mktemp("recorded")
     cassette, requests = root / "offline-simple", root / "requests"
-    command = [sys.executable, "-m", "agentic_ds.testing.relay", "record", str(cassette), "--requests", str(requests),
-               "--note", "recorded by the test's scripted responder", "--", *ARGS]
-    with MalformedFirst(requests) as responder:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
-    assert finished.returncode == 0, finished.stderr[-3000:]
-    assert f"requests appear in {requests}" in finished.stdout
+    printed = io.StringIO()
+    with MalformedFirst(requests) as responder, contextlib.redirect_stdout(printed):
+        code = relay_main(["record", str(cassette), "--requests", str(requests),
+                           "--note", "recorded by the test's scripted responder", "--in-process", "--", *ARGS])
+    assert code == 0, printed.getvalue()[-3000:]
+    assert f"requests appear in {requests}" in printed.getvalue()
     assert not responder.errors
     return cassette, requests
 

@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("--note", default=None, help="meta.json's note: what a careful reviewer concludes")
     record.add_argument("--responder", choices=["offline"], default=None,
                         help="answer with the built-in offline model (for fixtures, not capable-model runs)")
+    record.add_argument("--in-process", action="store_true", default=None,
+                        help="run the CLI in this process (the default with --responder offline: the offline model "
+                             "reads its prompts' values, which only the run's own process has)")
     return parser
 
 
@@ -57,7 +60,8 @@ def run_cli(argv: list[str]) -> int:
             return serve(options.dir, options.port)
         config = yaml.safe_load(options.config.read_text(encoding="utf-8")) if options.config else None
         return record(options.cassette, args, requests=options.requests, port=options.port, config=config,
-                      note=options.note, responder=options.responder)
+                      note=options.note, responder=options.responder,
+                      in_process=options.in_process)
     except (cassette_run.CassetteError, FileExistsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -102,7 +106,13 @@ def record(
     config: dict[str, Any] | None = None,
     note: str | None = None,
     responder: str | None = None,
+    in_process: bool | None = None,
 ) -> int:
+    """Record a run of `args` (or of the cassette's meta.json) through a fresh relay. `in_process` runs the CLI in
+    this process; by default only for the offline responder, which reads the values each prompt was rendered from
+    (`per_call.latest_context`), and only a run in its own process has them. A helper's run is the real CLI."""
+    if in_process is None:
+        in_process = responder == "offline"
     folder.mkdir(parents=True, exist_ok=True)
     if args:
         meta = cassette_run.define(folder, args, config)
@@ -125,7 +135,8 @@ def record(
         print(f"relay: {relay.url}; requests appear in {requests.resolve()} (README.txt there says how to answer)",
               flush=True)
         print(f"relay: running {cassette_run.command_line(argv)} in {workdir}", flush=True)
-        result = cassette_run.run_subprocess(argv, workdir)
+        run = cassette_run.run_in_process if in_process else cassette_run.run_subprocess
+        result = run(argv, workdir)
     finally:
         if helper is not None:
             helper.stop()
