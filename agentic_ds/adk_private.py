@@ -20,6 +20,8 @@ because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhe
 - `label_dynamic_instruction`, `INSTRUCTION_PREAMBLE`: `flows.llm_flows.prompt._instructions`, how ADK labels
   an instruction it puts into the contents (fenced, markers in the text elided), so the per-call part of a
   prompt (`context/per_call.py`) reads to a model, and to the offline model, as ADK's own does.
+- `OTHER_AGENT_PREAMBLE`: `flows.llm_flows.context._fencing`, how ADK relays another agent's words into an
+  agent's contents; `context/per_call.py` leaves those out (every agent's prompt already says what it needs).
 - `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
 
 Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
@@ -40,7 +42,7 @@ from typing import Any
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.apps import compaction as _compaction
 from google.adk.events import Event
-from google.adk.flows.llm_flows.context import _contents
+from google.adk.flows.llm_flows.context import _contents, _fencing
 from google.adk.flows.llm_flows.prompt import _instructions
 from google.adk.models import LlmRequest
 from google.adk.sessions import Session
@@ -57,6 +59,7 @@ PRIVATE_NAMES: tuple[tuple[object, str], ...] = (
     (_contents, "_is_event_belongs_to_branch"),
     (_instructions, "_label_dynamic_instruction"),
     (_instructions, "_INSTRUCTION_PREAMBLE"),
+    (_fencing, "OTHER_AGENT_CONTEXT_PREAMBLE"),
     (_compaction, "_events_to_compact_for_token_threshold"),
     (_compaction, "_is_range_worth_compacting"),
     (FunctionTool, "_get_declaration"),
@@ -83,6 +86,8 @@ async def content_history(ctx: InvocationContext) -> list[types.Content]:
 
 
 INSTRUCTION_PREAMBLE: str = _instructions._INSTRUCTION_PREAMBLE
+# How ADK relays another agent's words into an agent's contents ("For context: below is a transcript ...").
+OTHER_AGENT_PREAMBLE: str = _fencing.OTHER_AGENT_CONTEXT_PREAMBLE
 
 
 def label_dynamic_instruction(text: str) -> str:

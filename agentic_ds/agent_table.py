@@ -31,6 +31,7 @@ class Tools(StrEnum):
 
     CODER = "coder"            # every tool: run_python, write_file and the read-only ones
     READ_ONLY = "read_only"    # read_file, list_files, sql_query, profile_data, list_skills, load_skill
+    FILES = "files"            # read_file, list_files: reading what the run wrote
     NONE = "none"
 
 
@@ -123,7 +124,7 @@ AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
           prompt="judge", output_schema=S.JudgeVerdict, output_key=S.JUDGE_REPLY),
     Agent("evidence_check", "status", parent=BOTH),
     Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",
-          prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=READ_ONLY,
+          prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=Tools.FILES,
           output_key=S.REPORT_TEXT, after_budget=True),
 )}
 

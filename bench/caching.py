@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from google.adk.models import LlmRequest  # noqa: E402
 
 from agentic_ds.context.tokens import count_tokens  # noqa: E402
-from agentic_ds.testing.scripted import as_json, call, text  # noqa: E402
+from agentic_ds.testing.scripted import call, text  # noqa: E402
 from bench.context import honest  # noqa: E402
 from bench.record import record_section  # noqa: E402
 from bench.scripted_runs import Finding, group_means, long_run_scripts, write_data  # noqa: E402
@@ -77,13 +77,8 @@ def scripts() -> dict[str, list]:
     plan = base["plan_maker"][0]
     base["plan_maker"] = [plan, plan]
     base["plan_reviewer"] = [text("CHANGES REQUESTED\n1. Name the columns each stage uses."), text("APPROVED")]
-    base["plan_confirmation"] = [
-        as_json({"exit": False, "reason": "columns missing"}),
-        as_json({"exit": True, "reason": "ok"}),
-    ]
     coder: list = []
     reviews: list = []
-    confirmations: list = []
     for stage in range(1, STAGES + 1):
         for attempt in range(2 if stage == RETRIED_STAGE else 1):
             last = stage == STAGES
@@ -94,11 +89,9 @@ def scripts() -> dict[str, list]:
             coder.append(text(f"Stage {stage} done: group b mean {MEANS['b']}, files in outputs/."))
             if attempt == 0 and stage == RETRIED_STAGE:
                 reviews.append(text("CHANGES REQUESTED\n1. Write the table to outputs/stage3.csv."))
-                confirmations.append(as_json({"exit": False, "reason": "file missing"}))
             else:
                 reviews.append(text("APPROVED"))
-                confirmations.append(as_json({"exit": True, "reason": "ok"}))
-    base.update(coding_agent=coder, code_reviewer=reviews, impl_confirmation=confirmations)
+    base.update(coding_agent=coder, code_reviewer=reviews)
     return {agent: [honest(step) for step in steps] for agent, steps in base.items()}
 
 

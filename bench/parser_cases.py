@@ -15,26 +15,24 @@ from typing import Any
 from google.adk.models import LlmRequest
 from google.genai import types
 
-from agentic_ds.offline.coder import coding_turn
-from agentic_ds.offline.columns import match_column, mentioned_columns
-from agentic_ds.offline.compactor import compact_turn
-from agentic_ds.offline.constraints import format_slots
-from agentic_ds.offline.criteria import criteria_turn, parse_criteria
-from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.methods import read_method
-from agentic_ds.offline.plan_markdown import parse_plan
-from agentic_ds.offline.plan_roles import plan_maker_turn, plan_parser_turn, review_plan
-from agentic_ds.offline.profile import salvage_profile
-from agentic_ds.offline.question import bind_question
-from agentic_ds.offline.reflector import reflector_turn
-from agentic_ds.offline.reply import result_paths
-from agentic_ds.offline.request import parse_request, salvage_json_object, split_sections
-from agentic_ds.offline.reviewer import code_reviewer_turn
-from agentic_ds.offline.spec import build_spec
-from agentic_ds.offline.steps import parse_stage
-from agentic_ds.offline.summarizer import headline, summary_turn
-from agentic_ds.offline.validator import validator_turn
+from agentic_ds.offline.planner.markdown import parse_plan
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.addressing import addresses
+from agentic_ds.offline.reader.constraints import format_slots
+from agentic_ds.offline.reader.mentions import mentioned_columns
+from agentic_ds.offline.reader.spec import build_spec
+from agentic_ds.offline.request import parse_request, salvage_json_object
+from agentic_ds.offline.roles.coder import coding_turn
+from agentic_ds.offline.roles.compactor import compact_turn
+from agentic_ds.offline.roles.criteria import criteria_turn, named_results
+from agentic_ds.offline.roles.judging import judge_turn, task_reader_turn
+from agentic_ds.offline.roles.planning import plan_maker_turn, plan_parser_turn, review_plan
+from agentic_ds.offline.roles.reflector import reflector_turn
+from agentic_ds.offline.roles.reviewer import code_reviewer_turn
+from agentic_ds.offline.roles.summarizer import headline, summary_turn
+from agentic_ds.offline.roles.validator import validator_turn
 from agentic_ds.profiling import ColumnProfile, DataProfile, FileProfile
+from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
 from agentic_ds.skills import SkillLibrary
 from bench.eval_grading import grade
 
@@ -51,7 +49,6 @@ FILE = FileProfile(path="inputs/sales.csv", format="csv", size_bytes=1000, rows=
     _column("unit_price", "numeric"), _column("discount", "numeric"), _column("revenue", "numeric"),
     _column("customer_age", "numeric"), _column("satisfaction", "numeric", 5)])
 PROFILE = DataProfile(files=[FILE])
-PROFILE_JSON = json.dumps(PROFILE.to_json())
 
 _PROSE = (
     "What is the mean and standard deviation of revenue for region North where units above 10, rounded to 2 "
@@ -81,62 +78,72 @@ def _library() -> SkillLibrary:
     return SkillLibrary.load()
 
 
-def _request(agent: str, sections: dict[str, str], *, calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = (),
+def _request(agent: str, context: dict[str, Any], *, calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = (),
              user: str = "Go.") -> Any:
-    """A parsed request as `agent` gets it: its prompt sections, the profile read, and these tool exchanges."""
-    instruction = "\n".join(f"## {title}\n{body}" for title, body in sections.items())
-    instruction += f'\n\nYou are an agent. Your internal name is "{agent}".'
-    exchanges = [("read_file", {"path": "data_profile.json"}, {"content": PROFILE_JSON, "truncated": False}), *calls]
+    """A parsed request as `agent` gets it: the typed values of its prompt, and these tool exchanges."""
     contents = [types.Content(role="user", parts=[types.Part(text=user)])]
-    for name, args, response in exchanges:
+    for name, args, response in calls:
         contents.append(
             types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(name=name, args=args))])
         )
         contents.append(types.Content(role="user", parts=[types.Part(
             function_response=types.FunctionResponse(name=name, response=response))]))
     tools = [types.Tool(function_declarations=[types.FunctionDeclaration(name=n) for n in ("read_file", "run_python")])]
+    instruction = f'A prompt.\n\nYou are an agent. Your internal name is "{agent}".'
     config = types.GenerateContentConfig(system_instruction=instruction, tools=tools)
-    return parse_request(LlmRequest(contents=contents, config=config))
+    parsed = parse_request(LlmRequest(contents=contents, config=config))
+    parsed.context = {"profile": PROFILE, **context}
+    return parsed
 
 
-_STAGE = "Id: s2\nTitle: Answer\nDescription: Compute the mean of `revenue`.\nExpected outputs: outputs/02-answer.json"
+_STAGE = StageRecord(id="s2", title="Answer", description="Compute the mean of `revenue`.",
+                     expected_outputs=["outputs/02-answer.json"])
+_RESULT = {"content": json.dumps({"template": "compute_answers", "summary": ["The mean of revenue is 12.5."]})}
 _QUESTION = {"id": "q", "task": "What is it? @mean[value]", "answer": {"mean": 1.5}, "checker": "numeric"}
 
+
+def _criteria(text: str) -> list[CriterionRecord]:
+    return [CriterionRecord(id="c1", text=text, met=False, evidence=text)]
+
+
 PARSERS: dict[str, Callable[[str], object]] = {
-    "intent": parse_intent,
+    "reader": lambda text: read_question(text, PROFILE),
     "question_spec": lambda text: build_spec(text, PROFILE),
-    "bind_question": lambda text: bind_question(parse_intent(text), FILE),
     "mentioned_columns": lambda text: mentioned_columns(text, FILE.columns),
-    "match_column": lambda text: match_column(text, FILE.columns),
     "format_slots": format_slots,
+    "addresses": lambda text: addresses(text, text[: len(text) // 2]),
     "plan_markdown": parse_plan,
     "review_plan": lambda text: review_plan(text, "What drives revenue?", PROFILE),
-    "split_sections": split_sections,
-    "request": lambda text: _request("coding_agent", {"Task": text, "Current stage": _STAGE}, user=text,
+    "request": lambda text: _request("coding_agent", {"task": text, "stage": _STAGE}, user=text,
                                      calls=[("run_python", {"code": "x"}, {"ok": True, "output": text})]),
     "salvage_json": salvage_json_object,
-    "salvage_profile": salvage_profile,
-    "criteria_text": parse_criteria,
-    "result_paths": result_paths,
-    "stage_block": parse_stage,
-    "method_lines": read_method,
+    "result_paths": named_results,
     "headline": lambda text: headline({"summary": [text]}, "What drives revenue?"),
     "grader": lambda text: grade(_QUESTION, text),
-    "plan_maker": lambda text: plan_maker_turn(_request("plan_maker", {"Task": text}), _library()),
-    "plan_parser": lambda text: plan_parser_turn(_request("plan_parser", {"Task": "t", "Plan": text})),
-    "coder_cell_output": lambda text: coding_turn(_request("coding_agent", {"Task": "What is the mean revenue?",
-                                                                           "Current stage": _STAGE},
+    "task_reader": lambda text: task_reader_turn(_request("task_reader", {"task": text})),
+    "plan_maker": lambda text: plan_maker_turn(_request("plan_maker", {"task": text}), _library()),
+    "plan_parser": lambda text: plan_parser_turn(_request("plan_parser", {"plan": text,
+                                                                          "asks": [{"id": "a1", "text": text}]})),
+    "coder_cell_output": lambda text: coding_turn(_request("coding_agent", {"task": "What is the mean revenue?",
+                                                                           "stage": _STAGE},
                                                            calls=[("run_python", {"code": "x"},
                                                                    {"ok": False, "output": text, "error": text})]),
                                                   _library()),
     "code_reviewer": lambda text: code_reviewer_turn(_request("code_reviewer", {
-        "Task": "t", "Current stage": _STAGE, "Execution": text, "Coder summary": text})),
-    "criteria_checker": lambda text: criteria_turn(_request("criteria_checker", {"Success criteria": text,
-                                                                                 "Stage results": text})),
-    "stage_reflector": lambda text: reflector_turn(_request("stage_reflector", {"Stages": text, "Criteria": text})),
-    "summary_agent": lambda text: summary_turn(_request("summary_agent", {"Task": text, "Stage results": text,
-                                                                          "Criteria": text, "Run status": text})),
-    "answer_validator": lambda text: validator_turn(_request("answer_validator", {"Task": text, "Execution": text,
-                                                                                  "Coder summary": text})),
-    "compactor": lambda text: compact_turn(_request("events_compactor", {"Task": text}, user=text)),
+        "task": "t", "stage": _STAGE, "execution": {"ok": False, "error": text}, "summary": text},
+        calls=[("read_file", {"path": "outputs/02-answer.json"}, _RESULT)])),
+    "criteria_checker": lambda text: criteria_turn(_request("criteria_checker", {"criteria": _criteria(text)},
+                                                            calls=[("read_file", {"path": "outputs/02-answer.json"},
+                                                                    _RESULT)])),
+    "stage_reflector": lambda text: reflector_turn(_request("stage_reflector", {
+        "criteria": _criteria(text), "stages": [_STAGE.model_copy(update={"status": StageStatus.FAILED})],
+        "stages_left": 2})),
+    "summary_agent": lambda text: summary_turn(_request("summary_agent", {"task": text, "answer": {"answer": text},
+                                                                          "run_status": text})),
+    "answer_validator": lambda text: validator_turn(_request("answer_validator", {
+        "task": text, "mode": "simple", "execution": {"ok": True, "files": ["outputs/02-answer.json"]},
+        "asks": [{"id": "a1", "text": text}]}, calls=[("read_file", {"path": "outputs/02-answer.json"}, _RESULT)])),
+    "judge": lambda text: judge_turn(_request("judge", {"task": text, "parts": [{"id": "a1", "ask": text,
+                                                                                 "answer": text}]})),
+    "compactor": lambda text: compact_turn(_request("events_compactor", {"task": text}, user=text)),
 }

@@ -122,11 +122,9 @@ def long_run_scripts(
     return {
         "plan_maker": [text("## Stages\n" + "\n".join(f"### Stage {i + 1}: Step {i + 1}" for i in range(stages)))],
         "plan_reviewer": [text("APPROVED")],
-        "plan_confirmation": [as_json({"exit": True, "reason": "ok"})],
         "plan_parser": [text(json.dumps(plan))],
         "coding_agent": coder,
         "code_reviewer": [text("APPROVED")] * stages,
-        "impl_confirmation": [as_json({"exit": True, "reason": "ok"})] * stages,
         "criteria_checker": [criteria_check(None, i + 1) for i in range(stages - 1)] + [criteria_check(finding)],
         "stage_reflector": [as_json({"edits": [], "new_stages": [], "note": ""})] * (stages - 1),
         "answer_validator": [validated(finding)],

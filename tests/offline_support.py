@@ -1,8 +1,9 @@
 """Test support for the offline model: generated data, real profiles, and a small tool executor.
 
-`drive()` plays ADK's part for one agent: it sends the rendered prompt, executes the tool calls the
-model makes (files from the run directory, Python in a subprocess with the run directory as cwd),
-and returns the model's final text. The end-to-end test runs the real workflow instead.
+`drive()` plays ADK's part for one agent: it renders the agent's prompt from a context of typed values and
+gives the model both (the values as `PROMPT_CONTEXT`, as the run's plugin does), executes the tool calls the
+model makes (files from the run directory, Python in a subprocess with the run directory as cwd), and returns
+the model's final text. The end-to-end tests run the real workflow instead.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import pandas as pd
 from google.adk.models import LlmRequest
 from google.genai import types
 
-from agentic_ds.profiling import ColumnProfile, FileProfile, profile_inputs, render_profile
+from agentic_ds.agent_table import AGENTS
+from agentic_ds.context.per_call import PROMPT_CONTEXT
+from agentic_ds.profiling import ColumnProfile, DataProfile, FileProfile, profile_inputs, render_profile
+from agentic_ds.workflow.prompting import render
 
 _MPL_CACHE = Path(tempfile.gettempdir()) / "agentic-ds-offline-tests-mpl"   # font cache built once, not per run
 TOOL_NAMES = ("read_file", "list_files", "run_python", "sql_query", "profile_data", "list_skills", "load_skill")
@@ -65,14 +69,18 @@ def shop_frame(seed: int = 7, n: int = 360) -> pd.DataFrame:
 
 def make_run_dir(
     root: Path, frame: pd.DataFrame | None = None, name: str = "orders.csv"
-) -> tuple[Path, pd.DataFrame, str]:
-    """A run directory with `inputs/<name>` and a real `data_profile.json`; returns (root, frame, profile text)."""
+) -> tuple[Path, pd.DataFrame, DataProfile]:
+    """A run directory with `inputs/<name>` and a real `data_profile.json`; returns (root, frame, profile)."""
     frame = shop_frame() if frame is None else frame
     (root / "inputs").mkdir(parents=True, exist_ok=True)
     frame.to_csv(root / "inputs" / name, index=False)
     profile = profile_inputs([root / "inputs" / name], base=root)
     (root / "data_profile.json").write_text(json.dumps(profile.to_json(), indent=2, default=str))
-    return root, frame, render_profile(profile)
+    return root, frame, profile
+
+
+def profile_text(profile: DataProfile) -> str:
+    return render_profile(profile)
 
 
 class Tools:
@@ -132,20 +140,28 @@ def user(text: str) -> types.Content:
     return types.Content(role="user", parts=[types.Part(text=text)])
 
 
-async def drive(model: Any, agent: str, instruction: str, tools: Tools | None, *, names: tuple[str, ...] = TOOL_NAMES,
-                contents: list[types.Content] | None = None, max_turns: int = 20) -> tuple[str, list[types.Content]]:
-    """Run one agent turn to its final text, executing tool calls with `tools`."""
-    history = list(contents or [user("Go.")])
-    for _ in range(max_turns):
-        response = [r async for r in model.generate_content_async(request(agent, instruction, history, names))][0]
-        assert response.usage_metadata and response.usage_metadata.prompt_token_count > 0
-        history.append(response.content)
-        calls = [p.function_call for p in response.content.parts if p.function_call]
-        if not calls:
-            return response.content.parts[0].text, history
-        assert tools is not None, f"{agent} called tools without any: {calls}"
-        history.append(types.Content(role="user", parts=[
-            types.Part(function_response=types.FunctionResponse(name=c.name, response=tools(c.name, dict(c.args))))
-            for c in calls
-        ]))
+async def drive(model: Any, agent: str, context: dict[str, Any], tools: Tools | None, *, mode: str = "orchestrated",
+                names: tuple[str, ...] = TOOL_NAMES, contents: list[types.Content] | None = None,
+                max_turns: int = 20) -> tuple[str, list[types.Content]]:
+    """Run one agent turn to its final text, executing tool calls with `tools`; the prompt is the agent's template
+    rendered with `context`, which the model gets as data too."""
+    entry = AGENTS.get(agent)
+    instruction = render(entry.prompt_for(mode), context) if entry is not None and entry.prompt else ""
+    token = PROMPT_CONTEXT.set((agent, context))
+    try:
+        history = list(contents or [user("Go.")])
+        for _ in range(max_turns):
+            response = [r async for r in model.generate_content_async(request(agent, instruction, history, names))][0]
+            assert response.usage_metadata and response.usage_metadata.prompt_token_count > 0
+            history.append(response.content)
+            calls = [p.function_call for p in response.content.parts if p.function_call]
+            if not calls:
+                return response.content.parts[0].text, history
+            assert tools is not None, f"{agent} called tools without any: {calls}"
+            history.append(types.Content(role="user", parts=[
+                types.Part(function_response=types.FunctionResponse(name=c.name, response=tools(c.name, dict(c.args))))
+                for c in calls
+            ]))
+    finally:
+        PROMPT_CONTEXT.reset(token)
     raise AssertionError(f"{agent} did not finish in {max_turns} turns")

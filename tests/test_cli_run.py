@@ -157,7 +157,8 @@ def test_flags_reach_the_settings(workflow):
     )
     assert workflow.requests[0].models.spec("coder") == "ollama_chat/llama3"
     assert result.stdout.splitlines()[0] == (
-        "models: offline for planner, reviewer, summarizer, compactor; ollama_chat/llama3 for coder (as configured)"
+        "models: offline for planner, reviewer, judge, summarizer, compactor; "
+        "ollama_chat/llama3 for coder (as configured)"
     )
 
 

@@ -108,6 +108,7 @@ async def test_a_checker_citing_a_missing_file_does_not_end_the_run_early(tmp_pa
     scripts = happy_scripts()
     # After stage 1, the checker claims the criterion met from a file that does not exist yet.
     scripts["criteria_checker"] = [criteria(True, "outputs/means.csv: south 21.0"), criteria(True)]
+    scripts["stage_reflector"] = [no_change()]   # the check refused that evidence: the plan gets another look
     outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts)
     record = assert_outcome(outcome, RunStatus.COMPLETED)
     assert [s["status"] for s in record["stages"]] == ["approved", "approved"]   # stage 2 ran: nothing stopped early

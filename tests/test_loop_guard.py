@@ -158,3 +158,33 @@ async def test_legitimate_repetition_does_not_trigger():
     events, _ = await run_app(LlmAgent(name="coder", model=model, tools=[read_file]), guard)
     model.assert_complete()
     assert guard.divergences == 0 and guard.warnings == []
+
+
+def read_file(path: str, offset: int = 0) -> dict:
+    """Reads a page of a long file."""
+    return {"path": path, "content": "x" * 100, "truncated": True, "next_offset": offset + 100}
+
+
+async def test_paging_through_one_file_without_acting_is_stopped_and_acting_resets_it():
+    pages = [call("read_file", path="data_profile.json", offset=100 * i) for i in range(1, 5)]
+    model = ScriptedLlm(name="analyst", script=pages)
+    analyst = LlmAgent(name="analyst", model=model, tools=[read_file, run_python])
+    guard = LoopGuard(pages=3)
+
+    events, session = await run_app(analyst, guard)
+
+    model.assert_complete()
+    assert "LOOP DETECTED (analyst)" in model.request_text(3) and "reads of one file" in model.request_text(3)
+    assert "Paging through the whole file" in model.request_text(3)
+    assert sum(1 for e in events for r in e.get_function_responses()) == 3
+    assert "stopped for looping" in guard.warnings[0] and session.state[state.WARNINGS] == guard.warnings
+
+    acting = [call("read_file", path="a.csv", offset=100), call("read_file", path="a.csv", offset=200),
+              call("run_python", code="df.head()"), call("read_file", path="a.csv", offset=300),
+              call("read_file", path="a.csv", offset=400), text("done")]
+    model = ScriptedLlm(name="analyst", script=acting)
+    analyst = LlmAgent(name="analyst", model=model, tools=[read_file, run_python])
+    guard = LoopGuard(pages=3)
+    await run_app(analyst, guard)
+    model.assert_complete()
+    assert guard.divergences == 0 and guard.stops == 0

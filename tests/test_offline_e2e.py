@@ -1,16 +1,24 @@
-"""The whole pipeline with the offline model for every role, on data generated here: the numbers are right."""
+"""The whole pipeline with the offline model for every role: a `completed` answer is pandas' answer, and a question
+the offline reader cannot read is never `completed`."""
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
+import pandas as pd
 import pytest
+from click.testing import CliRunner
 
+from agentic_ds.cli.main import main
 from agentic_ds.testing.harness import make_request
 from agentic_ds.workflow.runner import execute_run
+from tests.heldout.materialize import macrodata
 from tests.offline_support import shop_frame
 
 pytestmark = pytest.mark.slow
+EVAL = Path(__file__).resolve().parents[1] / "examples" / "eval"
 
 
 def write_orders(folder, seed):
@@ -21,6 +29,34 @@ def write_orders(folder, seed):
     return frame, path
 
 
+def figures(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+
+
+def run_cli(tmp_path: Path, mode: str, task: str, data: Path) -> tuple[int, dict]:
+    args = ["run", "--mode", mode, task, "-f", str(data), "--model", "offline", "--workdir", str(tmp_path / "runs"),
+            "--quiet"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    (run,) = (tmp_path / "runs").iterdir()
+    return result.exit_code, json.loads((run / "run.json").read_text())
+
+
+@pytest.mark.sandbox
+def test_the_mean_unemployment_rate_of_macrodata_is_answered_and_completed(tmp_path):
+    """Issue 18: this simplest direct question once ended `incomplete` after a data description was run instead."""
+    data = tmp_path / "macrodata.csv"
+    frame = macrodata()
+    frame.to_csv(data, index=False)
+    code, record = run_cli(tmp_path, "simple", "What is the average unemployment rate (unemp) over the whole period?",
+                           data)
+    assert (code, record["status"]) == (0, "completed"), record["reason"]
+    answer = record["final_answer"]
+    assert answer["asks"][0]["answered"] and answer["asks"][0]["evidence"] == ["outputs/02-answer.json"]
+    assert any(abs(n - frame["unemp"].mean()) < 5e-5 for n in figures(answer["answer"]))
+    assert f"{frame['unemp'].mean():.2f}" == "5.88"
+
+
+@pytest.mark.sandbox
 async def test_orchestrated_direct_question_gets_the_pandas_numbers(tmp_path):
     frame, csv = write_orders(tmp_path / "data", seed=11)
     task = "What is the median unit price for each region?"
@@ -30,62 +66,45 @@ async def test_orchestrated_direct_question_gets_the_pandas_numbers(tmp_path):
     result = json.loads((run / "outputs" / "02-answer.json").read_text())
     expected = frame.groupby("region")["unit_price"].median()
     assert result["by_group"] == pytest.approx(expected.to_dict())
-    assert result["answer_value"] == pytest.approx(frame["unit_price"].median())
-    report = (run / "report.md").read_text()
-    answer = report.split("## Key findings")[0]
-    top = expected.idxmax()
-    assert f"Highest is {top} ({expected.max():,.2f}".rstrip("0").rstrip(".") in answer.replace(",", "")
+    final = json.loads((run / "run.json").read_text())["final_answer"]
+    for region, value in expected.items():
+        assert f"{region} {value:g}" in final["answer"]
     plan = json.loads((run / "plan.json").read_text())
-    assert [s["title"] for s in plan["stages"]] == ["Audit data quality", "Answer: median of unit_price per region"]
+    assert [s["title"] for s in plan["stages"]] == ["Audit data quality",
+                                                    "Answer: the median of unit_price per region"]
     events = [json.loads(line) for line in (run / "events.jsonl").read_text().splitlines()]
     assert {"plan_maker", "plan_reviewer", "coding_agent", "code_reviewer", "criteria_checker", "summary_agent"} <= {
         e["author"] for e in events}
 
 
-async def test_simple_mode_answers_with_a_validated_number(tmp_path):
-    frame, csv = write_orders(tmp_path / "data", seed=12)
-    outcome = await execute_run(
-        make_request(tmp_path, "What is the 90th percentile of delivery time?", [csv], mode="simple")
-    )
-    run = outcome.workspace.root
-    assert outcome.status == "completed", outcome.reason
-    final = json.loads((run / "run.json").read_text())["final_answer"]
-    expected = frame["delivery_days"].quantile(0.9)
-    assert final["valid"] is True and final["output_type"] == "number"
-    assert f"is {expected:g}" in final["answer"]
-    assert any("delivery_days" in caveat for caveat in final["caveats"])   # "delivery time" was a paraphrase
-
-
-def staff_frame(n: int = 400):
-    import numpy as np
-    import pandas as pd
-    rng = np.random.default_rng(7)
-    frame = pd.DataFrame({
-        "employee_id": range(1, n + 1),
-        "department": rng.choice(["Sales", "Engineering", "Support", "Marketing"], n, p=[0.3, 0.35, 0.2, 0.15]),
-        "annual_salary": rng.normal(70000, 15000, n).round(0),
-        "remote": rng.choice(["yes", "no"], n),
-    })
-    frame.loc[rng.choice(n, 10, replace=False), "annual_salary"] = np.nan
-    return frame
-
-
+@pytest.mark.sandbox
 @pytest.mark.parametrize(
-    ("task", "expected_text"),
+    ("task", "expected"),
     [
-        ("How many departments are there?", lambda f: f"is {f['department'].nunique()} "),
-        ("Which department is most common?",
-         lambda f: f"is {f['department'].value_counts().idxmax()} ({f['department'].value_counts().max()} of {len(f)}"),
-        ("Do remote employees earn more than non-remote ones?",
-         lambda f: f"yes {f.groupby('remote')['annual_salary'].mean()['yes']:,.1f}"),
+        ("What is the median unit_price of orders placed in March 2023?",
+         lambda o: o.loc[(o.order_date.dt.month == 3) & (o.order_date.dt.year == 2023), "unit_price"].median()),
+        ("What was the total revenue since May 2023?", lambda o: o.loc[o.order_date >= "2023-05-01", "revenue"].sum()),
+        ("How many distinct customers placed an order?", lambda o: o.customer_id.nunique()),
     ],
 )
-async def test_simple_mode_reads_plain_questions_about_staff(tmp_path, task, expected_text):
-    (tmp_path / "data").mkdir()
-    frame = staff_frame()
-    csv = tmp_path / "data" / "staff.csv"
-    frame.to_csv(csv, index=False)
-    outcome = await execute_run(make_request(tmp_path, task, [csv], mode="simple"))
+async def test_a_period_or_folder_question_is_answered_with_pandas_figure(tmp_path, task, expected):
+    shop = EVAL / "data" / "shop"
+    orders = pd.read_csv(shop / "orders.csv", parse_dates=["order_date"])
+    outcome = await execute_run(make_request(tmp_path, task, sorted(shop.glob("*.csv")), mode="simple"))
     assert outcome.status == "completed", outcome.reason
-    final = json.loads((outcome.workspace.root / "run.json").read_text())["final_answer"]
-    assert expected_text(frame) in final["answer"], final["answer"]
+    answer = json.loads((outcome.workspace.root / "run.json").read_text())["final_answer"]["answer"]
+    want = float(expected(orders))
+    assert any(abs(n - want) <= 0.0005 * abs(want) + 0.006 for n in figures(answer)), (want, answer)
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("mode", ["simple", "orchestrated"])
+async def test_a_question_it_cannot_read_is_never_completed_and_says_why(tmp_path, mode):
+    _, csv = write_orders(tmp_path / "data", seed=13)
+    task = "By how much did the average revenue rise between the first and the last week?"
+    outcome = await execute_run(make_request(tmp_path, task, [csv], mode=mode))
+    assert outcome.status == "incomplete", outcome.reason
+    record = json.loads((outcome.workspace.root / "run.json").read_text())
+    assert not any(a["answered"] for a in record["final_answer"]["asks"])
+    report = (outcome.workspace.root / "report.md").read_text()
+    assert "could not read this question with confidence" in report and "'rise'" in report

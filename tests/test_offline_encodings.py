@@ -13,8 +13,7 @@ import pandas as pd
 import pytest
 
 from agentic_ds.config.settings import Settings
-from agentic_ds.offline.intent import parse_intent
-from agentic_ds.offline.planner import make_plan
+from agentic_ds.offline.planner.plan import plan_for
 from agentic_ds.profiling import profile_inputs
 from agentic_ds.runs.workdir import copy_inputs, create_run_dir
 from agentic_ds.skills import SkillLibrary, default_skills_dir
@@ -49,7 +48,7 @@ def plan_params(folder: Path, task: str) -> list[dict]:
     profile = profile_inputs(sorted((run / "inputs").iterdir()), base=run)
     assert {f.path: f.encoding for f in profile.files} == {"inputs/retail_sales.csv": "latin-1",
                                                             "inputs/stores.csv": "cp1252"}
-    return [step.method.params for step in make_plan(parse_intent(task), profile, SkillLibrary.load()).steps]
+    return [step.method.params for step in plan_for(task, profile, SkillLibrary.load()).steps]
 
 
 def test_each_stage_is_bound_to_the_codec_of_the_file_it_reads(encoded):

@@ -25,8 +25,10 @@ def _canonical(name: str) -> str:
 
 
 def _declared() -> set[str]:
+    """The dependencies, and those of the optional extras a user installs (`ray`); not the developers' `dev`."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    return {_canonical(re.split(r"[<>=!~;\[ ]", requirement)[0]) for requirement in project["dependencies"]}
+    extras = [r for name, group in project["optional-dependencies"].items() if name != "dev" for r in group]
+    return {_canonical(re.split(r"[<>=!~;\[ ]", requirement)[0]) for requirement in [*project["dependencies"], *extras]}
 
 
 def _imported_modules() -> dict[str, set[str]]:

@@ -22,7 +22,7 @@ from tests.workflow_scripts import happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
-RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode"}
+RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode", "slots"}
 STATIC_OF = {"plan_parser": {"plan"}}  # the parser re-asks about one plan
 
 
@@ -33,18 +33,29 @@ def stage(tag: str) -> dict:
 CONTEXT_VARS = {
     "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "user_notes",
                    "max_stages"],
-    "plan_reviewer": ["task", "data_profile", "plan"],
+    "plan_reviewer": ["task", "data_profile", "plan", "previous_review"],
     "confirmation": ["subject", "review"],
-    "plan_parser": ["plan", "previous_error"],
+    "plan_parser": ["plan", "asks", "previous_error"],
+    "task_reader": ["task", "slots", "data_profile", "previous_error"],
+    "judge": ["task", "asks", "answer", "parts", "criteria", "excerpts"],
     "coding_agent": ["task", "data_profile", "stage_map", "finished_stages", "stage", "feedback", "last_error",
-                     "previous_code", "skills"],
+                     "previous_code", "skills", "missing"],
     "code_reviewer": ["task", "stage", "execution", "summary", "files"],
     "criteria_checker": ["task", "criteria", "stage_results", "files"],
     "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
-    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files", "status"],
+    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files"],
     "simple_coder": ["task", "data_profile", "earlier_attempts", "skills"],
     "answer_validator": ["task", "asks", "execution", "summary", "stage_results", "criteria", "files"],
-    "simple_summary": ["task", "mode", "run_status", "answer", "files", "status"],
+    "simple_summary": ["task", "mode", "run_status", "answer", "files"],
+}
+
+
+# Values a template renders as data, not as text: each holds its tagged marker.
+TYPED = {
+    ("judge", "parts"): lambda mark: [{"id": "a1", "ask": mark, "answer": mark, "files": [mark],
+                                       "found": {"1.5": mark}}],
+    ("judge", "criteria"): lambda mark: [{"id": "c1", "text": mark, "evidence": mark}],
+    ("judge", "excerpts"): lambda mark: [{"file": mark, "text": mark}],
 }
 
 
@@ -53,8 +64,14 @@ def context(name: str, tag: str) -> dict:
     static = RUN_STATIC | STATIC_OF.get(name, set())
     values = {}
     for var in CONTEXT_VARS[name]:
-        if var in static:
+        if var == "asks":
+            values[var] = [{"id": "a1", "text": "RUN-STATIC-asks", "slot": ""}]
+        elif var == "slots":
+            values[var] = ["RUN-STATIC-slots"]
+        elif var in static:
             values[var] = 5 if var == "max_stages" else f"RUN-STATIC-{var}"
+        elif (name, var) in TYPED:
+            values[var] = TYPED[name, var](f"PER-CALL-{var}-{tag}")
         elif var == "stage":
             values[var] = stage(tag)
         elif var == "stages_left":

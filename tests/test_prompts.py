@@ -5,14 +5,19 @@ import pytest
 from agentic_ds.workflow.prompting import PromptError, render, template_names
 
 STAGE = {"id": "s1", "title": "T", "description": "D", "expected_outputs": ["outputs/x.csv"]}
+ASKS = [{"id": "a1", "text": "t", "slot": ""}]
+PART = {"id": "a1", "ask": "t", "answer": "1.5", "files": ["outputs/a.json"], "found": {"1.5": "outputs/a.json: 1.5"}}
 CONTEXTS = {
     "plan_maker": dict(
-        task="t", asks="- [a1] t", data_profile="p", input_problems="", previous_plan="", review="", user_notes="",
+        task="t", asks=ASKS, data_profile="p", input_problems="", previous_plan="", review="", user_notes="",
         max_stages=5
     ),
-    "plan_reviewer": dict(task="t", data_profile="p", plan="plan"),
+    "plan_reviewer": dict(task="t", data_profile="p", plan="plan", previous_review=""),
     "confirmation": dict(subject="s", review="r"),
-    "plan_parser": dict(plan="plan", previous_error=""),
+    "plan_parser": dict(plan="plan", asks=ASKS, previous_error=""),
+    "task_reader": dict(task="t", slots=[], data_profile="p", previous_error=""),
+    "judge": dict(task="t", asks=ASKS, answer="a", parts=[PART], criteria=[{"id": "c1", "text": "c", "evidence": "e"}],
+                  excerpts=[{"file": "outputs/a.json", "text": "1.5"}]),
     "coding_agent": dict(
         task="t",
         data_profile="p",
@@ -23,6 +28,7 @@ CONTEXTS = {
         last_error="",
         previous_code="",
         skills="",
+        missing="",
     ),
     "code_reviewer": dict(task="t", stage=STAGE, execution="e", summary="s", files=""),
     "criteria_checker": dict(task="t", criteria="c", stage_results="", files=""),
@@ -36,13 +42,12 @@ CONTEXTS = {
         stage_results="",
         criteria="",
         files="",
-        status="completed",
     ),
     "simple_coder": dict(task="t", data_profile="p", earlier_attempts="", skills=""),
     "answer_validator": dict(
-        task="t", asks="- [a1] t", execution="e", summary="s", stage_results="", criteria="", files=""
+        task="t", asks=ASKS, execution="e", summary="s", stage_results="", criteria="", files=""
     ),
-    "simple_summary": dict(task="t", mode="simple", run_status="completed", answer="a", files="", status="completed"),
+    "simple_summary": dict(task="t", mode="simple", run_status="completed", answer="a", files=""),
 }
 
 

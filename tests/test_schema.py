@@ -30,7 +30,7 @@ ROUND1 = Path(__file__).parent / "data" / "round1_run_json"   # run.json files w
 RUN_JSON_KEYS = {"id", "task", "mode", "status", "reason", "started_at", "ended_at", "wall_s", "version", "models",
                  "models_reason", "isolation", "inputs", "agents", "cost", "tokens", "events", "context", "stages",
                  "criteria", "warnings", "final_answer"}
-# later rounds': skipped inputs, resume, calls, usage, plan approval
+# later rounds': skipped inputs, resume, calls, usage, plan approval, the task reader's title and asks
 ADDED_KEYS = {"skipped_inputs", "settings", "attempts", "calls", "ledger", "approval", "title", "asks"}
 
 

@@ -91,16 +91,13 @@ def happy_scripts() -> dict[str, list]:
     return {
         "plan_maker": [text(PLAN_MD)],
         "plan_reviewer": approve(),
-        "plan_confirmation": [decide(True)],
         "plan_parser": [as_json(PARSED)],
         "coding_agent": [
             call("run_python", code=AUDIT_CODE), text("Audit done: 6 rows, 0 missing. outputs/audit.json"),
             call("run_python", code=MEANS_CODE), text("Means: north 11.0, south 21.0, east 6.0. outputs/means.csv"),
         ],
         "code_reviewer": approve("audit ok") + approve("means ok"),
-        "impl_confirmation": [decide(True), decide(True)],
         "criteria_checker": [criteria(False, "not yet"), criteria(True)],
-        "stage_reflector": [no_change()],
         "answer_validator": [validated()],
         "summary_agent": [text("## Answer\nSouth has the highest mean price (21.0).\n\n## Key findings\n- north 11.0")],
     }

@@ -1,4 +1,5 @@
-"""Loop detection for one agent: repeated passages, repeated tool calls, repeated errors.
+"""Loop detection for one agent: repeated passages, repeated tool calls, repeated errors, and paging through
+one file (the same file read at one offset after another, with nothing done in between).
 
 A pure module (no ADK): feed it what an agent says and does, it answers `LoopSignal` or None.
 
@@ -35,10 +36,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-LoopKind = Literal["repeated_text", "repeated_tool_call", "repeated_error"]
+LoopKind = Literal["repeated_text", "repeated_tool_call", "repeated_error", "repeated_reading"]
 
 DEFAULT_MIN_CHARS = 100
 DEFAULT_REPEATS = 3
+DEFAULT_PAGES = 8           # reads of one file in a row, each at another offset, that count as paging
 _LONG_SEGMENT = 256          # segments longer than this are cut at content-defined anchors
 _FIXED_PIECE = 128           # last resort for whitespace-free runs
 _MAX_PERIOD = 256            # longest cycle, in segments, that is tracked
@@ -62,7 +64,7 @@ class LoopSignal:
 
     def describe(self) -> str:
         noun = {"repeated_text": "the same passage", "repeated_tool_call": "the same tool call",
-                "repeated_error": "the same error"}[self.kind]
+                "repeated_error": "the same error", "repeated_reading": "reads of one file"}[self.kind]
         return f"{noun} {self.count} times in a row: {self.what}"
 
 
@@ -247,13 +249,22 @@ def normalise_error(message: str) -> str:
     return _HEX_ADDRESS.sub("0x?", lines[-1] if lines else "")
 
 
-class LoopDetector:
-    """All three detectors for one agent. Every method returns a signal or None."""
+def paged_file(name: str, args: Any) -> str:
+    """The file a call pages through: the `path` of a call that reads from an `offset`; "" for any other call."""
+    if isinstance(args, dict) and "offset" in args and isinstance(args.get("path"), str):
+        return f"{name}({args['path']})"
+    return ""
 
-    def __init__(self, min_chars: int = DEFAULT_MIN_CHARS, repeats: int = DEFAULT_REPEATS) -> None:
+
+class LoopDetector:
+    """All four detectors for one agent. Every method returns a signal or None."""
+
+    def __init__(self, min_chars: int = DEFAULT_MIN_CHARS, repeats: int = DEFAULT_REPEATS,
+                 pages: int = DEFAULT_PAGES) -> None:
         self.text = PassageRepeatDetector(min_chars, repeats)
         self.calls = ConsecutiveRepeatDetector("repeated_tool_call", repeats)
         self.errors = ConsecutiveRepeatDetector("repeated_error", repeats)
+        self.reads = ConsecutiveRepeatDetector("repeated_reading", pages)
 
     def on_text(self, chunk: str) -> LoopSignal | None:
         return self.text.feed(chunk)
@@ -265,6 +276,15 @@ class LoopDetector:
 
     def on_tool_call(self, name: str, args: Any) -> LoopSignal | None:
         return self.calls.observe(canonical_call(name, args))
+
+    def on_read(self, name: str, args: Any) -> LoopSignal | None:
+        """A call that pages through a file counts toward paging; any other call (acting) ends the run of reads.
+        The same file at different offsets is not the same call, so `on_tool_call` alone never sees it."""
+        page = paged_file(name, args)
+        if not page:
+            self.reads.reset()
+            return None
+        return self.reads.observe(page)
 
     def on_tool_result(self, name: str, error: str | None) -> LoopSignal | None:
         """A tool finished; `error` is its error text, or None when it succeeded."""

@@ -34,7 +34,14 @@ from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 from agentic_ds import state
-from agentic_ds.context.loop_detector import DEFAULT_MIN_CHARS, DEFAULT_REPEATS, LoopDetector, LoopKind, LoopSignal
+from agentic_ds.context.loop_detector import (
+    DEFAULT_MIN_CHARS,
+    DEFAULT_PAGES,
+    DEFAULT_REPEATS,
+    LoopDetector,
+    LoopKind,
+    LoopSignal,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -46,6 +53,8 @@ _ADVICE: dict[LoopKind, str] = {
     "arguments or the code, use another tool, or answer with what you already have.",
     "repeated_error": "Repeating the same approach will fail the same way. Read the error, change the cause "
     "(different code, another column or file, a simpler method), or explain the blocker in your final answer.",
+    "repeated_reading": "Paging through the whole file will not fit in your context. Use what you have read, query "
+    "the file for what you need (sql_query, run_python, profile_data), or answer with what you already know.",
 }
 
 
@@ -87,11 +96,13 @@ class LoopGuard(BasePlugin):
     """Detects loops per agent; first asks for divergence, then ends the agent's turn."""
 
     def __init__(
-        self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, name: str = "loop_guard"
+        self, *, repeats: int = DEFAULT_REPEATS, min_chars: int = DEFAULT_MIN_CHARS, pages: int = DEFAULT_PAGES,
+        name: str = "loop_guard",
     ) -> None:
         super().__init__(name=name)
         self.repeats = repeats
         self.min_chars = min_chars
+        self.pages = pages
         self.warnings: list[str] = []
         self.divergences = 0           # instructions injected
         self.stops = 0                 # turns ended
@@ -99,7 +110,7 @@ class LoopGuard(BasePlugin):
 
     def _watch(self, agent: str) -> _Watch:
         if agent not in self._watches:
-            self._watches[agent] = _Watch(LoopDetector(self.min_chars, self.repeats))
+            self._watches[agent] = _Watch(LoopDetector(self.min_chars, self.repeats, self.pages))
         return self._watches[agent]
 
     # -- reacting to a signal ----------------------------------------------------------------------
@@ -161,10 +172,14 @@ class LoopGuard(BasePlugin):
                 watch.warned.discard("repeated_text")
             for part in parts:
                 if part.function_call:
-                    call_signal = detector.on_tool_call(part.function_call.name or "", part.function_call.args or {})
+                    name, args = part.function_call.name or "", part.function_call.args or {}
+                    call_signal = detector.on_tool_call(name, args)
                     if call_signal is None:
                         watch.warned.discard("repeated_tool_call")
-                    signals.append(call_signal)
+                    read_signal = detector.on_read(name, args)
+                    if read_signal is None:
+                        watch.warned.discard("repeated_reading")
+                    signals += [call_signal, read_signal]
         stop = False
         for signal in dict.fromkeys(s for s in signals if s):  # one reaction per distinct signal
             stop = self._on_signal(agent, watch, signal) or stop

@@ -22,13 +22,20 @@ from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
-from agentic_ds.adk_private import INSTRUCTION_PREAMBLE, label_dynamic_instruction
+from agentic_ds.adk_private import INSTRUCTION_PREAMBLE, OTHER_AGENT_PREAMBLE, label_dynamic_instruction
 
 PerCallProvider = Callable[[Mapping[str, Any]], str]
 ContextProvider = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 # The values the calling agent's prompt was rendered from, set before each model call: a model that reads data
 # rather than text (the offline model) takes them from here. A ContextVar: each agent's task sees its own.
 PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("prompt_context", default=None)
+# The same, per agent, for a model answering in another thread of this process (a test server's offline brain).
+_LATEST: dict[str, Mapping[str, Any]] = {}
+
+
+def latest_context(agent: str) -> Mapping[str, Any] | None:
+    """The values `agent`'s last prompt in this process was rendered from (None before its first call)."""
+    return _LATEST.get(agent)
 
 
 class PerCallInstructions(BasePlugin):
@@ -47,13 +54,30 @@ class PerCallInstructions(BasePlugin):
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
         name = callback_context.agent_name
         context = self.contexts.get(name)
-        PROMPT_CONTEXT.set((name, context(callback_context.state)) if context is not None else None)
+        values = context(callback_context.state) if context is not None else None
+        PROMPT_CONTEXT.set((name, values) if values is not None else None)
+        if values is not None:
+            _LATEST[name] = values
         provider = self.providers.get(name)
-        if provider is not None:
-            text = provider(callback_context.state)
-            if text:
-                llm_request.contents.insert(0, per_call_content(text))
+        text = provider(callback_context.state) if provider is not None else ""
+        if name in self.providers:
+            llm_request.contents = own_turn(llm_request.contents)
+        if text:
+            llm_request.contents.insert(0, per_call_content(text))
         return None
+
+
+def own_turn(contents: list[types.Content]) -> list[types.Content]:
+    """The agent's own current turn: what follows the last message ADK relayed from another agent (a review, a
+    coder's summary, a status line). An agent's prompt carries everything it needs from the others, so their
+    words relayed again are text sent twice, and its own earlier turns are what its prompt summarises."""
+    last = max((i for i, content in enumerate(contents) if _relayed(content)), default=-1)
+    return contents[last + 1:]
+
+
+def _relayed(content: types.Content) -> bool:
+    return content.role == "user" and any((part.text or "").startswith(OTHER_AGENT_PREAMBLE)
+                                           for part in content.parts or [])
 
 
 def per_call_content(text: str) -> types.Content:

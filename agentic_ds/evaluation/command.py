@@ -4,59 +4,73 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import signal
 import time
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from agentic_ds.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
-from agentic_ds.evaluation.manifest import load_manifest
+from agentic_ds.errors import EXIT_FAILED, EXIT_OK
+from agentic_ds.evaluation.executor import Executor, open_executor
+from agentic_ds.evaluation.manifest import Manifest, load_manifest
 from agentic_ds.evaluation.progress import make_progress
-from agentic_ds.evaluation.runner import EvalOptions, EvalRun, TaskResult
+from agentic_ds.evaluation.runner import EvalOptions, EvalRun, Progress, TaskResult
 from agentic_ds.evaluation.summary import summarize, write_results, write_summary
+from agentic_ds.runs.stop_signals import StopSignals
 
 
 def run_eval(manifest_path: Path, options: EvalOptions, workdir: str | None) -> int:
     manifest = load_manifest(manifest_path)
     root = _check_run_flags(options, workdir)
-    eval_dir = _new_eval_dir(root)
+    executor = open_executor(options.executor, options.parallel, options.address)   # Ray started or joined here
+    try:
+        # SIGTERM and SIGHUP stop the eval as Ctrl-C does (set after Ray, which sets its own): tasks are stopped,
+        # what finished is written, and the executor is closed (a local Ray with everything it started).
+        with StopSignals().raising():
+            return _run(manifest_path, manifest, options, executor, _new_eval_dir(root))
+    finally:
+        executor.close()
+
+
+def _run(manifest_path: Path, manifest: Manifest, options: EvalOptions, executor: Executor, eval_dir: Path) -> int:
     shutil.copy2(manifest_path, eval_dir / "manifest.jsonl")
     progress = make_progress(len(manifest.tasks))
     results: dict[str, TaskResult] = {}
 
-    def on_progress(update) -> None:  # type: ignore[no-untyped-def]
+    def on_progress(update: Progress) -> None:
         progress.update(update)
         if update.state == "done" and update.result is not None:
             results[update.id] = update.result
             write_results(eval_dir, _ordered(manifest, results))   # what finished is on disk at once
 
-    run = EvalRun(manifest=manifest, options=options, eval_dir=eval_dir, on_progress=on_progress)
-    progress.start(eval_dir, options.parallel)
+    run = EvalRun(manifest=manifest, options=options, eval_dir=eval_dir, executor=executor, on_progress=on_progress)
+    progress.start(eval_dir, executor.label)
     started = time.perf_counter()
-    interrupted = False
+    interrupted: int | None = None
     try:
         asyncio.run(run.run_all())
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as exc:
+        interrupted = 128 + int(getattr(exc, "signum", signal.SIGINT))
     finally:
         progress.stop()
     finished = _ordered(manifest, results)
-    if interrupted:
+    if interrupted is not None:
         finished += [TaskResult(id=t.id, checker=t.checker, status="not run", error="the eval was interrupted")
                      for t in manifest.tasks if t.id not in results]
     summary = summarize(finished, time.perf_counter() - started)
     write_results(eval_dir, finished)
-    write_summary(eval_dir, manifest_path, options, finished, summary, interrupted=interrupted)
+    write_summary(eval_dir, manifest_path, options, finished, summary, interrupted=interrupted is not None,
+                  runs_on=executor.label)
     click.echo(f"results: {eval_dir / 'results.jsonl'}")
     click.echo(f"summary: {eval_dir / 'summary.md'}")
     click.echo(summary.line())
-    if interrupted:
-        return EXIT_INTERRUPTED
+    if interrupted is not None:
+        return interrupted
     return EXIT_FAILED if summary.errors else EXIT_OK
 
 
-def _ordered(manifest, results: dict[str, TaskResult]) -> list[TaskResult]:  # type: ignore[no-untyped-def]
+def _ordered(manifest: Manifest, results: dict[str, TaskResult]) -> list[TaskResult]:
     return [results[t.id] for t in manifest.tasks if t.id in results]
 
 

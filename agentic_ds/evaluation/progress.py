@@ -17,27 +17,44 @@ def verdict(result: TaskResult) -> str:
 
 
 class PlainProgress:
-    """A line when the eval starts and one per finished task: `[3/60] emp-pearson correct completed 12.3s`."""
+    """A line when the eval starts, one per finished task with how many run and wait
+    (`[3/60] emp-pearson correct completed 12.3s (2 running, 55 queued)`), and one per task tried again."""
 
     def __init__(self, total: int, out: IO[str] | None = None) -> None:
         self.total = total
         self.out = out or sys.stdout
-        self.done = 0
+        self.states: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def start(self, eval_dir: Any, parallel: int) -> None:
-        self._print(f"eval: {self.total} task(s), {parallel} at once, in {eval_dir}")
+    @property
+    def done(self) -> int:
+        return sum(state == "done" for state in self.states.values())
+
+    @property
+    def running(self) -> int:
+        return sum(state == "running" for state in self.states.values())
+
+    @property
+    def queued(self) -> int:
+        return self.total - self.done - self.running
+
+    def start(self, eval_dir: Any, runs_on: str) -> None:
+        self._print(f"eval: {self.total} task(s), {runs_on}, in {eval_dir}")
 
     def update(self, progress: Progress) -> None:
-        if progress.state != "done" or progress.result is None:
-            return
-        result = progress.result
         with self._lock:
-            self.done += 1
+            before = self.states.get(progress.id)
+            self.states[progress.id] = progress.state
+            if progress.state == "queued" and before == "running":
+                self._print(f"[{self.done}/{self.total}] {progress.id} queued again (attempt {progress.attempt}): "
+                            f"{progress.note[:160]}")
+            if progress.state != "done" or progress.result is None or before == "done":
+                return
+            result = progress.result
             line = f"[{self.done}/{self.total}] {result.id} {verdict(result)} {result.status} {result.wall_s:.1f}s"
             if result.error:
                 line += f" - {result.error[:160]}"
-            self._print(line)
+            self._print(f"{line} ({self.running} running, {self.queued} queued)")
 
     def stop(self) -> None:
         return
@@ -59,15 +76,14 @@ class LiveProgress(PlainProgress):
         self.rows: dict[str, Progress] = {}
         self.live = Live(console=self.console, refresh_per_second=4, transient=False, get_renderable=self._table)
 
-    def start(self, eval_dir: Any, parallel: int) -> None:
-        self.console.print(f"eval: {self.total} task(s), {parallel} at once, in {eval_dir}")
+    def start(self, eval_dir: Any, runs_on: str) -> None:
+        self.console.print(f"eval: {self.total} task(s), {runs_on}, in {eval_dir}")
         self.live.start()
 
     def update(self, progress: Progress) -> None:
         with self._lock:
             self.rows[progress.id] = progress
-            if progress.state == "done":
-                self.done += 1
+            self.states[progress.id] = progress.state
 
     def stop(self) -> None:
         self.live.stop()
@@ -77,16 +93,19 @@ class LiveProgress(PlainProgress):
 
         with self._lock:
             rows = list(self.rows.values())
-            done = self.done
+            done, busy, queued = self.done, self.running, self.queued
         correct = sum(1 for p in rows if p.result is not None and p.result.correct)
-        table = Table(title=f"{done}/{self.total} done, {correct} correct", title_justify="left", expand=False)
+        title = f"{done}/{self.total} done, {correct} correct; {busy} running, {queued} queued"
+        table = Table(title=title, title_justify="left", expand=False)
         for column in ("task", "state", "status", "verdict", "time"):
             table.add_column(column)
         now = time.monotonic()
         running = [p for p in rows if p.state == "running"]
         finished = [p for p in rows if p.state == "done"][-12:]
         for p in running:
-            table.add_row(p.id, f"running {p.agent}".strip(), "", "", f"{now - (p.started or now):.0f}s")
+            where = f" on {p.where}" if p.where else ""
+            again = f" (attempt {p.attempt})" if p.attempt > 1 else ""
+            table.add_row(p.id, f"running{where}{again} {p.agent}".strip(), "", "", f"{now - (p.started or now):.0f}s")
         for p in finished:
             result = p.result
             assert result is not None

@@ -1,8 +1,6 @@
-"""Running a manifest: each task is an `agentic-ds run --json` of its own, at most `parallel` at once.
-
-A child process per task keeps runs apart (a crash, a hung kernel or a leak stays in its process) and uses every
-core. The task goes in on stdin, so any text (a leading `-`, a megabyte) is passed as it is; progress is read
-from the child's JSON lines; the result is read from the run's own run.json and graded there.
+"""Running a manifest: every task handed to the executor (`executor.py`: local processes or Ray), each an
+`agentic-ds run --json` of its own; progress from the events the executor reports; the result read from the run's
+own run.json and graded there, whichever executor ran it.
 """
 
 from __future__ import annotations
@@ -11,27 +9,22 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
-import sys
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentic_ds.evaluation.child import RunOutcome, RunSpec
+from agentic_ds.evaluation.executor import Executor
 from agentic_ds.evaluation.grading import grade
 from agentic_ds.evaluation.manifest import EvalTask, Manifest
 from agentic_ds.runs import safe_files
 
-STDERR_TAIL_LINES = 20
-INTERRUPT_GRACE_S = 20.0
-USAGE_EXIT = 2
-
 
 @dataclass
 class EvalOptions:
-    """What applies to every task: the `run` flags, and how many run at once."""
+    """What applies to every task: the `run` flags, where tasks run (executor), and how many at once."""
 
     mode: str = "simple"
     models: tuple[str, ...] = ()
@@ -40,11 +33,13 @@ class EvalOptions:
     max_cost: float | None = None
     max_llm_calls: int | None = None
     max_tokens: int | None = None
-    parallel: int = 1
+    parallel: int | None = 1               # None: the executor's own (cores; a Ray cluster's CPUs)
     timeout_s: float | None = None
+    executor: str = "local"
+    address: str | None = None
 
-    def run_flags(self, runs_dir: Path) -> list[str]:
-        flags = ["--mode", self.mode, "--json", "--workdir", str(runs_dir)]
+    def run_flags(self) -> list[str]:
+        flags = ["--mode", self.mode]
         for model in self.models:
             flags += ["--model", model]
         for name, value in (("--config", self.config), ("--sandbox", self.sandbox), ("--max-cost", self.max_cost),
@@ -76,6 +71,7 @@ class TaskResult:
     answer: str = ""
     run_dir: str | None = None
     error: str = ""
+    attempts: int = 1
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,6 +84,9 @@ class Progress:
     id: str
     state: str = "queued"          # queued | running | done
     agent: str = ""
+    where: str = ""                # the machine running it, when not this one
+    attempt: int = 1
+    note: str = ""                 # why it was queued again
     started: float | None = None
     result: TaskResult | None = None
 
@@ -100,6 +99,7 @@ class EvalRun:
     manifest: Manifest
     options: EvalOptions
     eval_dir: Path
+    executor: Executor
     on_progress: Listener = field(default=lambda progress: None)
 
     @property
@@ -109,80 +109,56 @@ class EvalRun:
     async def run_all(self) -> list[TaskResult]:
         """Every task's result, in manifest order (each graded as soon as its run ends)."""
         self.runs_dir.mkdir(parents=True, exist_ok=True)
-        limit = asyncio.Semaphore(max(1, self.options.parallel))
-        progress = {task.id: Progress(task.id) for task in self.manifest.tasks}
+        return list(await asyncio.gather(*(self.run_task(task, Progress(task.id)) for task in self.manifest.tasks)))
 
-        async def one(task: EvalTask) -> TaskResult:
-            async with limit:
-                return await self.run_task(task, progress[task.id])
-
-        return list(await asyncio.gather(*(one(task) for task in self.manifest.tasks)))
+    def spec(self, task: EvalTask) -> RunSpec:
+        return RunSpec(id=task.id, task=task.task, files=[str(p.resolve()) for p in self.manifest.input_paths(task)],
+                       flags=self.options.run_flags(), runs_dir=str(self.runs_dir.resolve()),
+                       timeout_s=self.options.timeout_s)
 
     async def run_task(self, task: EvalTask, progress: Progress) -> TaskResult:
-        progress.state, progress.started = "running", time.monotonic()
-        self.on_progress(progress)
         result = TaskResult(id=task.id, checker=task.checker)
-        started = time.perf_counter()
-        try:
-            await self._child(task, result, progress)
-        finally:
-            result.wall_s = round(time.perf_counter() - started, 2)
-            self._read_record(result, task)
-            progress.state, progress.result = "done", result
+        seen = RunOutcome()
+
+        def report(event: dict[str, Any]) -> None:
+            kind = event.get("kind")
+            if kind == "started":
+                progress.state, progress.started = "running", time.monotonic()
+                progress.where = str(event.get("where") or "")
+            elif kind == "retry":
+                progress.state, progress.agent, progress.note = "queued", "", str(event.get("reason") or "")
+                progress.attempt += 1
+            elif kind == "agent":
+                progress.agent = str(event.get("agent") or "")
+            elif kind == "run_started" and event.get("run_dir"):
+                seen.run_dir = str(event["run_dir"])      # kept if the eval is interrupted before the end
+                return
+            else:
+                return
             self.on_progress(progress)
+
+        try:
+            outcome = await self.executor.submit(self.spec(task), report)
+        except asyncio.CancelledError:
+            if progress.started is not None:      # stopped while running: what its run recorded is kept
+                self._finish(task, result, seen, progress)
+            raise
+        self._finish(task, result, outcome, progress)
         return result
 
-    async def _child(self, task: EvalTask, result: TaskResult, progress: Progress) -> None:
-        files = [str(p.resolve()) for p in self.manifest.input_paths(task)]
-        argv = [sys.executable, "-m", "agentic_ds", "run", *self.options.run_flags(self.runs_dir)]
-        for path in files:
-            argv += ["--files", path]
-        argv += ["--", "-"]                       # the task comes on stdin, whatever it holds
-        process = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,               # Ctrl-C reaches the eval; the eval stops its children itself
-        )
-        stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
-        try:
-            assert process.stdin is not None
-            process.stdin.write(task.task.encode("utf-8"))
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                await process.stdin.drain()
-            process.stdin.close()
-            talk = asyncio.gather(self._read_events(process, result, progress), _tail(process.stderr, stderr),
-                                  process.wait())
-            await asyncio.wait_for(talk, timeout=self.options.timeout_s)
-        except TimeoutError:
-            await _stop(process)
-            result.error = f"timed out after {self.options.timeout_s:g} s"
-        except asyncio.CancelledError:
-            await _stop(process)
-            raise
-        result.exit_code = process.returncode
-        if result.status == "not run" and not result.error:
-            last = " | ".join(line.strip() for line in stderr if line.strip())[-600:]
-            result.error = f"the run ended without a result (exit code {process.returncode}): {last or 'no output'}"
-        elif process.returncode == USAGE_EXIT and not result.error:
-            result.error = " | ".join(line.strip() for line in stderr if line.strip())[-600:] or "usage error"
+    def _finish(self, task: EvalTask, result: TaskResult, outcome: RunOutcome, progress: Progress) -> None:
+        self._apply(result, outcome, progress)
+        self._read_record(result, task)
+        progress.state, progress.result = "done", result
+        self.on_progress(progress)
 
-    async def _read_events(self, process: asyncio.subprocess.Process, result: TaskResult, progress: Progress) -> None:
-        assert process.stdout is not None
-        async for raw in process.stdout:
-            try:
-                event = json.loads(raw)
-            except ValueError:
-                continue
-            if not isinstance(event, dict):
-                continue
-            kind = event.get("kind")
-            if kind == "run_started":
-                result.run_dir = str(event.get("run_dir") or "") or None
-            elif kind == "run_finished":
-                result.status, result.reason = str(event.get("status") or "unknown"), str(event.get("reason") or "")
-                result.run_dir = str(event.get("run_dir") or "") or result.run_dir
-            elif event.get("author") and event.get("author") != progress.agent:
-                progress.agent = str(event["author"])
-                self.on_progress(progress)
+    @staticmethod
+    def _apply(result: TaskResult, outcome: RunOutcome, progress: Progress) -> None:
+        result.exit_code, result.run_dir, result.error = outcome.exit_code, outcome.run_dir, outcome.error
+        result.status, result.reason, result.attempts = outcome.status, outcome.reason, outcome.attempts
+        result.wall_s = outcome.wall_s
+        if not result.wall_s and progress.started is not None:
+            result.wall_s = round(time.monotonic() - progress.started, 2)
 
     def _read_record(self, result: TaskResult, task: EvalTask) -> None:
         """Tokens, cost, status and the final answer from the run's run.json; the answer graded."""
@@ -221,20 +197,3 @@ class EvalRun:
             return {}
         return data if isinstance(data, dict) else {}
 
-
-async def _tail(stream: asyncio.StreamReader | None, into: deque[str]) -> None:
-    if stream is None:
-        return
-    async for raw in stream:
-        into.append(raw.decode("utf-8", errors="replace"))
-
-
-async def _stop(process: asyncio.subprocess.Process) -> None:
-    """Ctrl-C the run (it records what it did and ends `interrupted`), then kill it if it does not end."""
-    for sig, wait in ((signal.SIGINT, INTERRUPT_GRACE_S), (signal.SIGKILL, 5.0)):
-        if process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, sig)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), timeout=wait)

@@ -25,6 +25,7 @@ class Summary:
     graded: int = 0
     correct: int = 0
     errors: int = 0
+    retried: int = 0
     median_wall_s: float = 0.0
     total_wall_s: float = 0.0
     input_tokens: int = 0
@@ -49,6 +50,7 @@ def summarize(results: list[TaskResult], elapsed_s: float = 0.0) -> Summary:
     graded = [r for r in results if r.correct is not None]
     summary.graded, summary.correct = len(graded), sum(bool(r.correct) for r in graded)
     summary.errors = sum(bool(r.error) for r in results)
+    summary.retried = sum(r.attempts > 1 for r in results)
     walls = [r.wall_s for r in results]
     summary.median_wall_s = round(statistics.median(walls), 2) if walls else 0.0
     summary.input_tokens = sum(r.input_tokens for r in results)
@@ -78,20 +80,21 @@ def write_results(eval_dir: Path, results: list[TaskResult]) -> Path:
 
 
 def write_summary(eval_dir: Path, manifest: Path, options: EvalOptions, results: list[TaskResult], summary: Summary,
-                  *, interrupted: bool = False) -> None:
+                  *, interrupted: bool = False, runs_on: str = "") -> None:
     data: dict[str, Any] = {"manifest": str(manifest), "mode": options.mode, "models": list(options.models),
-                            "parallel": options.parallel, "interrupted": interrupted, **summary.__dict__,
+                            "executor": options.executor, "runs_on": runs_on, "parallel": options.parallel,
+                            "interrupted": interrupted, **summary.__dict__,
                             "accuracy": round(summary.accuracy, 4), "line": summary.line()}
     safe_files.write_json(eval_dir / "summary.json", data, root=eval_dir)
-    safe_files.write_atomic(eval_dir / "summary.md", render_markdown(manifest, options, results, summary, interrupted),
-                            root=eval_dir)
+    markdown = render_markdown(manifest, options, results, summary, interrupted, runs_on)
+    safe_files.write_atomic(eval_dir / "summary.md", markdown, root=eval_dir)
 
 
 def render_markdown(manifest: Path, options: EvalOptions, results: list[TaskResult], summary: Summary,
-                    interrupted: bool = False) -> str:
+                    interrupted: bool = False, runs_on: str = "") -> str:
     models = ", ".join(options.models) or "configured default"
     lines = [f"# Eval of `{manifest.name}`", "",
-             f"Mode `{options.mode}`, models: {models}, {options.parallel} at once."
+             f"Mode `{options.mode}`, models: {models}, {runs_on or f'{options.parallel} at once'}."
              + (" **Interrupted**: tasks not run are listed as such." if interrupted else ""), "",
              f"`{summary.line()}`", "", "## Accuracy by checker", "",
              *accuracy_table(summary), "", "## Status of the runs", "", "| status | runs |", "|---|--:|",
@@ -108,6 +111,10 @@ def render_markdown(manifest: Path, options: EvalOptions, results: list[TaskResu
     wrong = [r for r in results if r.correct is False and not r.error]
     if wrong:
         lines += ["## Not answered right", "", *(f"- `{r.id}` ({r.status}): {r.grade}" for r in wrong), ""]
+    retried = [r for r in results if r.attempts > 1]
+    if retried:
+        lines += ["## Tried again after their worker died", "",
+                  *(f"- `{r.id}`: {r.attempts} attempts, {'an error' if r.error else r.status}" for r in retried), ""]
     failed = [r for r in results if r.error]
     if failed:
         lines += ["## Errors", "", *(f"- `{r.id}`: {r.error}" for r in failed), ""]

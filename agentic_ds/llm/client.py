@@ -15,6 +15,7 @@ from google.adk.models.lite_llm import LiteLLMClient
 
 from agentic_ds.llm import capabilities as caps_mod
 from agentic_ds.llm.adapt import adapt_request, cap_text, read_text_calls
+from agentic_ds.llm.call_scope import scope_headers
 from agentic_ds.llm.faults import CallFault
 from agentic_ds.llm.policy import CallMonitor
 
@@ -42,6 +43,9 @@ class PolicyClient(LiteLLMClient):
 
     async def acompletion(self, model: str, messages: list[Any], tools: list[Any] | None, **kwargs: Any) -> Any:
         request = {"model": model, "messages": messages, "tools": tools, **kwargs}
+        headers = scope_headers(self.spec, self.api_base, current_agent.get())
+        if headers:   # a local server (the test relay and replay) is told the calling agent and its branch
+            request["extra_headers"] = {**(kwargs.get("extra_headers") or {}), **headers}
         sent: dict[str, Any] = {}
         declared: list[frozenset[str]] = [frozenset()]
 

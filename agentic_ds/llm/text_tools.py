@@ -28,9 +28,13 @@ You can call the tools listed below. To call one, write a block like this and no
 {CALL_OPEN}
 {{"name": "TOOL_NAME", "arguments": {{"ARGUMENT": "VALUE"}}}}
 {CALL_CLOSE}
-The result comes back in a {RESPONSE_OPEN} block. When you need no more tools, answer in plain text with no
-{CALL_OPEN} block. The tools, with the JSON schema of their arguments:
+The result comes back in a {RESPONSE_OPEN} block. {{ending}} The tools, with the JSON schema of their arguments:
 """
+_ANSWER_IN_TEXT = f"When you need no more tools, answer in plain text with no {CALL_OPEN} block."
+# An agent whose answer is structured gives it through a tool (ADK's set_model_response), never in plain text.
+STRUCTURED_TOOL = "set_model_response"
+_ANSWER_BY_TOOL = (f"When you need no more tools, give your final answer by calling {STRUCTURED_TOOL} with it as "
+                   "the arguments.")
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,15 @@ class TextCall:
 def tools_prompt(tools: list[dict[str, Any]]) -> str:
     """The system-message section declaring OpenAI-style `tools` in the text protocol."""
     lines = []
+    names = []
     for tool in tools:
         function = tool.get("function") or tool
         declared = {"name": function.get("name"), "description": function.get("description", "")}
         declared["parameters"] = function.get("parameters") or {"type": "object", "properties": {}}
         lines.append(json.dumps(declared, ensure_ascii=False))
-    return _INSTRUCTIONS + TOOLS_OPEN + "\n" + "\n".join(lines) + "\n" + TOOLS_CLOSE
+        names.append(declared["name"])
+    ending = _ANSWER_BY_TOOL if STRUCTURED_TOOL in names else _ANSWER_IN_TEXT
+    return _INSTRUCTIONS.replace("{ending}", ending) + TOOLS_OPEN + "\n" + "\n".join(lines) + "\n" + TOOLS_CLOSE
 
 
 def declared_tool_names(system_text: str) -> list[str]:
@@ -99,7 +106,7 @@ def _call_from(value: Any) -> TextCall | None:
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             return None
     return TextCall(value["name"], arguments) if isinstance(arguments, dict) else None
 
@@ -127,7 +134,7 @@ def parse_calls(text: str, declared: set[str] | frozenset[str]) -> tuple[list[Te
     for body in bodies:
         try:
             call = _call_from(json.loads(_strip_fence(body)))
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             call = None
         if call is None:
             expected = '{"name": ..., "arguments": {...}}'
@@ -139,7 +146,7 @@ def parse_calls(text: str, declared: set[str] | frozenset[str]) -> tuple[list[Te
         if candidate.startswith("{") and candidate.endswith("}"):
             try:
                 call = _call_from(json.loads(candidate))
-            except ValueError:
+            except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
                 call = None
             if call is not None and call.name in declared:
                 return [call], [], ""
@@ -153,7 +160,7 @@ def parse_responses(text: str) -> tuple[list[tuple[str, Any]], str]:
     for body in bodies:
         try:
             value = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested thousands deep
             continue
         if isinstance(value, dict) and isinstance(value.get("name"), str):
             found.append((value["name"], value.get("content")))

@@ -1,9 +1,10 @@
 """`OfflineLlm`: a deterministic `BaseLlm` that answers every agent role from the request it gets.
 
 ADK appends `You are an agent. Your internal name is "<name>".` to each system instruction; the model dispatches
-on that agent's role in the table of agents. Each role reads the prompt's `## Heading` sections and its own tool
-history, and answers with tool calls or text (JSON for structured roles). A request from an unknown agent (e.g.
-the event compactor) gets an extractive summary. Same request -> same response.
+on that agent's role in the table of agents. Each role reads the values its prompt was rendered from (the task,
+asks, profile, plan, stage, criteria, execution: `context.PROMPT_CONTEXT`, as data) and its own tool history, and
+answers with tool calls or text (JSON for structured roles); it never reads the prompt's text. A request from an
+unknown agent (e.g. the event compactor) gets an extractive summary. Same request -> same response.
 """
 
 from __future__ import annotations
@@ -19,17 +20,22 @@ from google.genai import types
 
 from agentic_ds.agent_table import role_of
 from agentic_ds.context.per_call import PROMPT_CONTEXT
-from agentic_ds.offline.coder import coding_turn
-from agentic_ds.offline.compactor import compact_turn
-from agentic_ds.offline.criteria import criteria_turn
-from agentic_ds.offline.judging import judge_turn, task_reader_turn
-from agentic_ds.offline.plan_roles import plan_maker_turn, plan_parser_turn, plan_reviewer_turn
-from agentic_ds.offline.reflector import reflector_turn
 from agentic_ds.offline.reply import Reply
 from agentic_ds.offline.request import ParsedRequest, parse_request
-from agentic_ds.offline.reviewer import code_reviewer_turn, confirmation_turn
-from agentic_ds.offline.summarizer import summary_turn
-from agentic_ds.offline.validator import validator_turn
+from agentic_ds.offline.roles.coder import coding_turn
+from agentic_ds.offline.roles.compactor import compact_turn
+from agentic_ds.offline.roles.criteria import criteria_turn
+from agentic_ds.offline.roles.judging import judge_turn, task_reader_turn
+from agentic_ds.offline.roles.planning import (
+    confirmation_turn,
+    plan_maker_turn,
+    plan_parser_turn,
+    plan_reviewer_turn,
+)
+from agentic_ds.offline.roles.reflector import reflector_turn
+from agentic_ds.offline.roles.reviewer import code_reviewer_turn
+from agentic_ds.offline.roles.summarizer import summary_turn
+from agentic_ds.offline.roles.validator import validator_turn
 from agentic_ds.skills import SkillLibrary, default_skills_dir
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,10 @@
-"""Read an `LlmRequest` the way the offline model needs it.
+"""Read an `LlmRequest` the way the offline model needs it: which agent asks, and its own tool history.
 
-The offline model is stateless: everything it knows comes from the request ADK sends — the
-system instruction (the agent's name and the `## Heading` sections the lead's prompts render),
-the user's messages, and this agent's own tool calls and their results in `contents`.
+The offline model is stateless. What it knows comes from the values the agent's prompt was rendered from
+(`context`: the task, the asks, the profile, the plan, the stage, the criteria, as data, never the rendered text)
+and from this agent's own tool calls and their results in the request's `contents`. The agent's name is ADK's
+identity line ("Your internal name is ..."); the text of the prompt is read only by the compactor, which keeps
+lines verbatim.
 """
 
 from __future__ import annotations
@@ -15,14 +17,9 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
-from agentic_ds.offline.prompt_headings import agent_headings
-
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
-_IDENTITY_START = "You are an agent. Your internal name is "
-_HEADING = re.compile(r"^##\s+(.+?)\s*$")
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
 _BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
-_OTHER_AGENT_PREFIX = "For context:"
 
 
 @dataclass
@@ -39,20 +36,11 @@ class ToolExchange:
 class ParsedRequest:
     agent: str
     instruction: str
-    sections: dict[str, str]
     user_texts: list[str]
     exchanges: list[ToolExchange] = field(default_factory=list)
     tools: tuple[str, ...] = ()
     wants_json: bool = False
     context: Mapping[str, Any] = field(default_factory=dict)   # the values its prompt was rendered from
-
-    def section(self, *names: str) -> str:
-        """The first present section among `names` (headings compared case-insensitively)."""
-        for name in names:
-            value = self.sections.get(name.lower())
-            if value:
-                return value
-        return ""
 
     @property
     def turn(self) -> list[ToolExchange]:
@@ -66,16 +54,6 @@ class ParsedRequest:
     def has_tool(self, name: str) -> bool:
         return name in self.tools
 
-    @property
-    def task(self) -> str:
-        text = self.section("Task")
-        if text:
-            return text
-        for candidate in self.user_texts:
-            if not candidate.startswith(_OTHER_AGENT_PREFIX):
-                return candidate.strip()
-        return ""
-
     def text(self) -> str:
         """All of the request as plain text (for token estimates and the compactor)."""
         pieces = [self.instruction, *self.user_texts]
@@ -84,27 +62,6 @@ class ParsedRequest:
             if ex.response is not None:
                 pieces.append(json.dumps(ex.response, default=str))
         return "\n".join(pieces)
-
-
-def split_sections(text: str, headings: frozenset[str] | None = None) -> dict[str, str]:
-    """`## Heading` blocks of a markdown text, keyed by lower-cased heading (headings in code fences ignored).
-
-    With `headings`, only those start a section, each at its first occurrence; other `## ` lines are content.
-    """
-    sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    fenced = False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        match = None if fenced else _HEADING.match(line)
-        name = match.group(1).strip().lower() if match else ""
-        if match and (headings is None or (name in headings and name not in sections)):
-            current = sections.setdefault(name, [])
-            continue
-        if current is not None:
-            current.append(line)
-    return {name: "\n".join(lines).strip() for name, lines in sections.items()}
 
 
 def parse_request(request: LlmRequest) -> ParsedRequest:
@@ -137,18 +94,11 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     return ParsedRequest(
         agent=agent,
         instruction=instruction,
-        sections=split_sections(_without_identity(instruction), agent_headings(agent)),
         user_texts=user_texts,
         exchanges=exchanges,
         tools=tools,
         wants_json=wants_json,
     )
-
-
-def _without_identity(instruction: str) -> str:
-    """The instruction without ADK's identity line, which ADK appends after the prompt's static part: it would
-    otherwise read as the end of the last static section (the task, the data profile)."""
-    return "\n".join(line for line in instruction.splitlines() if not line.startswith(_IDENTITY_START))
 
 
 def _instruction_block(text: str) -> str | None:

@@ -64,6 +64,7 @@ def parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
         "progress.format_event": lambda text: PlainRenderer.format_event({"kind": "text", "author": "a", "text": text}),
         "markup.render": markdown.render,
         **evidence_parsers(run_dir),
+        **relay_parsers(run_dir),
     }
 
 
@@ -73,18 +74,15 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
     from agentic_ds.evaluation.grading import grade
     from agentic_ds.evaluation.manifest import parse_line
     from agentic_ds.evidence.answers import check_answer
-    from agentic_ds.evidence.asks import read_asks
+    from agentic_ds.evidence.asks import read_asks, slots
     from agentic_ds.evidence.citations import CitationCheck
     from agentic_ds.evidence.gates import Exempt, trace
     from agentic_ds.evidence.numbers import NumberIndex, extract
     from agentic_ds.evidence.sources import Cell, CodeEvidence
-    from agentic_ds.offline.addressing import addresses
-    from agentic_ds.offline.task_parts import extract_asks
     from agentic_ds.schema import CriterionRecord
     from agentic_ds.workspace import Workspace
 
     task = "How did unemployment relate to inflation and real GDP growth over 1959-2009? Answer as @r[value]."
-    asks = extract_asks(task)
     stage = run_dir / "stages" / "01-a"
     stage.mkdir(parents=True, exist_ok=True)
     (stage / "cell_001.out.txt").write_text("r 12.5 p 0.46\n")
@@ -112,16 +110,67 @@ def evidence_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
             return refused.message
 
     return {
-        "evidence.extract_asks (the task)": extract_asks,
+        "evidence.asks (the task's slots)": lambda text: (slots(text), read_asks(None, text)),
         "evidence.numbers.extract (an answer)": extract,
         "evidence.numbers.add_text (an output)": indexed,
-        "evidence.coverage.addresses (an answer)": lambda text: [addresses(ask, text) for ask in asks],
         "evidence.check_answer (an answer)": checked,
         "evidence.gates.trace (an answer's part)": lambda text: trace(text, ["stages/01-a/cell_001.out.txt"],
                                                                        evidence, Exempt()),
         "evidence.citations (a criterion's evidence)": cited,
         "evaluation.grade (a final answer)": lambda text: grade(task, "numeric", {"r": 0.46}, {"answer": text}),
         "evaluation.manifest (a line)": manifest_line,
+    }
+
+
+def relay_parsers(run_dir: Path) -> dict[str, Callable[[str], Any]]:
+    """What the relay and the replay server read of a request (model text in every message) and of a reply file."""
+    import json
+
+    from agentic_ds.testing.cassette import CassetteWriter, read_cassette
+    from agentic_ds.testing.chat_request import read_request, reply_calls
+    from agentic_ds.testing.relay_files import check_reply, render_delta, render_request
+
+    def request_with(text: str) -> dict[str, Any]:
+        tools = [{"type": "function", "function": {"name": "run_python", "parameters": {}}}]
+        return {"messages": [
+            {"role": "system", "content": text},
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": text, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "run_python", "arguments": text}}]},
+            {"role": "tool", "tool_call_id": "c", "content": text},
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": text},
+        ], "tools": tools}
+
+    def read(text: str) -> Any:
+        request = read_request(request_with(text))
+        return request.agent, request.trailing_exchanges(), render_request(1, request, "", 0)
+
+    def delta(text: str) -> Any:
+        before, now = read_request(request_with("x")), read_request(request_with(text))
+        return render_delta(1, now, "", 1, (0, before))
+
+    def reply(text: str) -> Any:
+        request = read_request({"messages": [{"role": "system", "content": "x"}], "tools": request_with("")["tools"]})
+        as_json = json.dumps({"content": text, "tool_calls": [{"name": "run_python", "arguments": text}]})
+        return check_reply(text.encode(), request), check_reply(as_json.encode(), request), \
+            reply_calls({"content": text}, request)
+
+    def cassette(text: str) -> Any:
+        path = run_dir / "cassette.jsonl"
+        path.unlink(missing_ok=True)
+        writer = CassetteWriter(path)
+        try:
+            writer.add(read_request(request_with(text)), "", {"content": text, "tool_calls": []})
+        finally:
+            writer.close()
+        return read_cassette(path)
+
+    return {
+        "relay.read_request (a request)": read,
+        "relay.render_delta (a request)": delta,
+        "relay.check_reply (a reply file)": reply,
+        "relay.cassette (write and read back)": cassette,
     }
 
 

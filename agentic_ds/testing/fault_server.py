@@ -22,9 +22,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentic_ds.testing.openai_brain import OfflineBrain
+if TYPE_CHECKING:   # imported when first used: it loads ADK, and the relay reuses this module without it
+    from agentic_ds.testing.openai_brain import OfflineBrain
 
 _AGENT = re.compile(r'Your internal name is "([^"]+)"')
 MAX_BODY = 32 * 1024 * 1024
@@ -253,6 +254,8 @@ class FaultServer:
     # -- answering
     def brain_answer(self, body: dict[str, Any]) -> dict[str, Any]:
         if self._brain is None:
+            from agentic_ds.testing.openai_brain import OfflineBrain
+
             self._brain = OfflineBrain()
         return self._brain.answer(body)
 

@@ -1,7 +1,8 @@
 """The offline model behind an OpenAI-compatible chat endpoint: for servers that tests run whole analyses against.
 
 `OfflineBrain.answer(body)` reads an OpenAI chat request (what LiteLLM sends), rebuilds the `LlmRequest` ADK
-would have given a model, lets `OfflineLlm` answer it, and shapes the answer the way the request asked: native
+would have given a model, lets `OfflineLlm` answer it with the values the agent's prompt was rendered from (the
+run is in this process: `context.per_call.latest_context`), and shapes the answer the way the request asked: native
 `tool_calls`, `<tool_call>` text when the tools were declared in the text protocol, `set_model_response` when
 that is how the agent must answer, or plain text (JSON for structured agents).
 """
@@ -105,8 +106,12 @@ class OfflineBrain:
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """An OpenAI chat `message` ({content, tool_calls}) and usage for `body`."""
+        from agentic_ds.context.per_call import latest_context
+
         request, names, in_text = to_llm_request(body)
-        reply = self._model.answer(self._parse(request))
+        parsed = self._parse(request)
+        parsed.context = latest_context(parsed.agent) or {}
+        reply = self._model.answer(parsed)
         calls = list(reply.calls)
         text = reply.text
         if not calls and SET_MODEL_RESPONSE in names and text.strip().startswith("{"):

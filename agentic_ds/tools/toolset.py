@@ -28,15 +28,18 @@ SQL_MEMORY_MB = 1024
 
 @dataclass
 class ToolSet:
-    """`coder`: every tool; `read_only`: what reviewers, planners and the criteria checker get."""
+    """`coder`: every tool; `read_only`: what reviewers, planners and the criteria checker get; `files`: reading the
+    run's files, all the report writer needs."""
 
     coder: list[BaseTool]
     read_only: list[BaseTool]
     database: InputDatabase = field(repr=False)
+    files: list[BaseTool] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.coder_toolset = FixedToolset(self.coder)
         self.read_only_toolset = FixedToolset(self.read_only)
+        self.files_toolset = FixedToolset(self.files)
 
     def by_name(self) -> dict[str, BaseTool]:
         return {tool.name: tool for tool in self.coder}
@@ -59,9 +62,10 @@ def build_tools(
     profile_data = make_profile_tool(workspace, output_cap=output_cap)
     run_python = make_run_python(runner, output_cap=output_cap)
     skills = [_as_tool(t) for t in skills_tools]
-    read_only = [DeclaredTool(f) for f in (read_file, list_files, sql_query, profile_data)] + skills
+    files: list[BaseTool] = [DeclaredTool(f) for f in (read_file, list_files)]
+    read_only = [*files, DeclaredTool(sql_query), DeclaredTool(profile_data), *skills]
     coder = [DeclaredTool(run_python), DeclaredTool(write_file), *read_only]
-    return ToolSet(coder=coder, read_only=read_only, database=database)
+    return ToolSet(coder=coder, read_only=read_only, database=database, files=files)
 
 
 def _as_tool(tool: Any) -> BaseTool:

@@ -34,10 +34,8 @@ from agentic_ds.schema import (
     stages_in,
     stages_out,
 )
-from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
-from agentic_ds.workflow.implementation import render_execution
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workflow.services import RunServices
 
@@ -46,28 +44,19 @@ SIMPLE_STAGE_TITLE = "Answer the task"
 
 def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
-        base = {"task": state.get(S.TASK, ""), "asks": typed_asks(state),
-                "files": list_produced(services.workspace)}
+        base = {"task": state.get(S.TASK, ""), "mode": mode, "asks": typed_asks(state),
+                "files": list_produced(services.workspace), "profile": services.profile()}
         if mode == "simple":
-            return {**base, "execution": render_execution(state.get(S.LAST_EXECUTION)),
-                    "summary": state.get(S.IMPL_SUMMARY) or "(no summary)", "stage_results": "", "criteria": ""}
-        stages = stages_in(state.get(S.STAGES))
-        return {**base, "execution": _stages_execution(stages), "summary": "",
-                "stage_results": plan_state.render_finished(stages, limit_chars=1200),
-                "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True)}
+            return {**base, "execution": dict(state.get(S.LAST_EXECUTION) or {}),
+                    "summary": state.get(S.IMPL_SUMMARY) or "(no summary)", "stages": [], "criteria": []}
+        return {**base, "execution": {}, "summary": "", "stages": stages_in(state.get(S.STAGES)),
+                "criteria": criteria_in(state.get(S.CRITERIA))}
 
     def keep(callback_context: Any) -> None:
         state = callback_context.state
         state[S.ANSWER_CLAIMS] = [*(state.get(S.ANSWER_CLAIMS) or []), state.get(S.ANSWER_CLAIM)]
 
     return llm_agent(services, "answer_validator", mode, context, after_agent_callback=keep)
-
-
-def _stages_execution(stages: list[StageRecord]) -> str:
-    """Orchestrated mode's execution, as the validator reads it: how many stages were approved."""
-    approved = sum(s.status is StageStatus.APPROVED for s in stages)
-    state = "ok" if approved else "error"
-    return f"status: {state}\nstages approved: {approved} of {len(stages)}"
 
 
 def answer_check(state: Mapping[str, Any]) -> AnswerCheck | None:

@@ -1,6 +1,8 @@
-"""The listing of what a run produced (outputs/ and figures/), for prompts."""
+"""The files a run produced (outputs/ and figures/), as prompts list them: `{path, bytes, problem}` each."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from agentic_ds.runs.safe_files import shown, walk
 from agentic_ds.workspace import Workspace
@@ -8,20 +10,18 @@ from agentic_ds.workspace import Workspace
 _LISTED = ("outputs", "figures")
 
 
-def list_produced(workspace: Workspace, limit: int = 60) -> str:
-    """The analysis files produced so far, one per line; links the code planted are named as such, never followed."""
-    lines: list[str] = []
+def list_produced(workspace: Workspace, limit: int = 60) -> list[dict[str, Any]]:
+    """The analysis files produced so far; a link the code planted is named with why it is not read, never
+    followed. Past `limit`, one entry says how many more there are."""
+    found: list[dict[str, Any]] = []
     for folder in _LISTED:
         try:
             entries = walk(workspace.root / folder, root=workspace.root)
         except OSError:
             continue
         for entry in sorted(entries, key=lambda e: e.rel):
-            problem = entry.suspicious
-            if problem is None:
-                lines.append(f"- {shown(entry.rel)} ({entry.st.st_size:,} bytes)")
-            else:
-                lines.append(f"- {shown(entry.rel)} (not read: {problem})")
-    if len(lines) > limit:
-        lines = lines[:limit] + [f"- ... and {len(lines) - limit} more"]
-    return "\n".join(lines)
+            found.append({"path": shown(entry.rel), "bytes": entry.st.st_size, "problem": entry.suspicious or ""})
+    if len(found) > limit:
+        more = len(found) - limit
+        found = found[:limit] + [{"path": f"... and {more} more", "bytes": None, "problem": ""}]
+    return found

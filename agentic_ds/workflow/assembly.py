@@ -125,6 +125,7 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any], l
 def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     from google.adk.apps.app import App
 
+    from agentic_ds.llm.call_scope import call_scope_plugin
     from agentic_ds.runs.ledger import UsageLedger
     from agentic_ds.runs.pricing import Pricing
     from agentic_ds.runs.usage import UsagePlugin
@@ -154,6 +155,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
         models=models,
         coder_toolset=tools.coder_toolset,
         read_only_toolset=tools.read_only_toolset,
+        files_toolset=tools.files_toolset,
         code_runner=code_runner,
         skills=skills,
         coder_factory=coder_factory,
@@ -165,7 +167,8 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     # The per-call part of each prompt goes in before the compaction guard counts and compacts the request.
     compaction = [g for g in guards if g.name == "compaction_guard"]
     others = [g for g in guards if g.name != "compaction_guard"]
-    app = App(name=ROOT, root_agent=root, plugins=[usage, *others, services.per_call, *compaction])
+    plugins = [call_scope_plugin(), usage, *others, services.per_call, *compaction]
+    app = App(name=ROOT, root_agent=root, plugins=plugins)
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
     # A telemetry config read from the environment once: without one, ADK builds a new one (and re-reads six

@@ -9,8 +9,7 @@ from google.adk.agents import LlmAgent
 
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
-from agentic_ds.schema import StageRecord, criteria_in, stages_in
-from agentic_ds.workflow import plan_state
+from agentic_ds.schema import criteria_in, stages_in
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.services import RunServices
@@ -28,17 +27,14 @@ def _warn(agent: str) -> GiveUp:
     return give_up
 
 
-def render_stage_results(stages: list[StageRecord]) -> str:
-    return plan_state.render_finished(stages, limit_chars=900)
-
-
 def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "task": state.get(S.TASK, ""),
-            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
-            "stage_results": render_stage_results(stages_in(state.get(S.STAGES))),
+            "criteria": criteria_in(state.get(S.CRITERIA)),
+            "stages": stages_in(state.get(S.STAGES)),
             "files": list_produced(services.workspace),
+            "profile": services.profile(),
         }
 
     return llm_agent(services, "criteria_checker", mode, context, give_up=_warn("criteria_checker"))
@@ -54,14 +50,11 @@ def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
         left = max(0, min(loops.max_added_stages - (state.get(S.ADDED_STAGES) or 0), loops.max_stages - len(stages)))
         return {
             "task": state.get(S.TASK, ""),
-            "stages": plan_state.render_stages(stages),
-            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
-            "latest": (
-                f"{latest.title} ({latest.status.value} after {latest.attempts} attempt(s))\n{latest.summary}"
-                if latest
-                else ""
-            ),
+            "stages": stages,
+            "criteria": criteria_in(state.get(S.CRITERIA)),
+            "latest": latest,
             "stages_left": left,
+            "profile": services.profile(),
         }
 
     return llm_agent(services, "stage_reflector", mode, context, give_up=_warn("stage_reflector"))

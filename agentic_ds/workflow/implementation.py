@@ -12,13 +12,11 @@ from google.adk.agents import LlmAgent
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs import safe_files
-from agentic_ds.schema import StageRecord, stages_in
-from agentic_ds.workflow import plan_state
+from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
-
-OUTPUT_TAIL_CHARS = 1500
+from agentic_ds.workflow.verdicts import decide_when_explicit
 
 
 def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = None) -> StageRecord:
@@ -27,20 +25,6 @@ def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = N
     if index is None or not 0 <= index < len(stages):
         return StageRecord(id="-", title="(no current stage)")
     return stages[index]
-
-
-def render_execution(execution: Mapping[str, Any] | None) -> str:
-    if not execution:
-        return "No code was executed in this attempt."
-    lines = [f"status: {'ok' if execution.get('ok') else 'error'}", f"cells run: {execution.get('cells', 0)}"]
-    if execution.get("error"):
-        lines.append(f"error: {execution['error']}")
-    if execution.get("files"):
-        lines.append("files written: " + ", ".join(execution["files"]))
-    tail = (execution.get("output_tail") or "").strip()
-    if tail:
-        lines.append("output (tail):\n" + tail[-OUTPUT_TAIL_CHARS:])
-    return "\n".join(lines)
 
 
 def coder_context(services: RunServices) -> ContextBuilder:
@@ -52,13 +36,15 @@ def coder_context(services: RunServices) -> ContextBuilder:
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
-            "stage_map": plan_state.render_stage_map(stages, state.get(S.CURRENT_STAGE)),
-            "finished_stages": plan_state.render_finished(stages),
+            "stages": stages,
+            "current": state.get(S.CURRENT_STAGE),
             "stage": stage,
             "feedback": (state.get(S.CODE_REVIEW) or "") if retry else "",
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
             "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
+            "criteria": criteria_in(state.get(S.CRITERIA)),
+            "profile": services.profile(),
         }
 
     return build
@@ -70,7 +56,7 @@ def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
         return {
             "task": state.get(S.TASK, ""),
             "stage": stage,
-            "execution": render_execution(state.get(S.LAST_EXECUTION)),
+            "execution": dict(state.get(S.LAST_EXECUTION) or {}),
             "summary": state.get(S.IMPL_SUMMARY) or "(the coder gave no summary)",
             "files": _stage_files(services, stage.dir),
         }
@@ -83,7 +69,8 @@ def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION))
+    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION),
+                     before_agent_callback=decide_when_explicit(S.CODE_REVIEW, S.IMPL_DECISION))
 
 
 def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) -> str:
@@ -98,13 +85,12 @@ def _stage_code(services: RunServices, stage: StageRecord, limit: int = 4000) ->
     return code if len(code) <= limit else "# ... earlier cells omitted ...\n" + code[-limit:]
 
 
-def _stage_files(services: RunServices, stage_dir: str) -> str:
+def _stage_files(services: RunServices, stage_dir: str) -> list[str]:
     if not stage_dir:
-        return ""
+        return []
     root = services.workspace.root
     try:
         entries = safe_files.walk(root / stage_dir, root=root)
     except (OSError, ValueError):
-        return ""
-    own = sorted(e.rel for e in entries if e.suspicious is None and Path(e.rel).parent == Path(stage_dir))
-    return "\n".join(f"- {rel}" for rel in own)
+        return []
+    return sorted(e.rel for e in entries if e.suspicious is None and Path(e.rel).parent == Path(stage_dir))

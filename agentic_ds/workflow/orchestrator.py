@@ -95,6 +95,10 @@ class StageOrchestrator(BaseAgent):
             yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
         if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
             return
+        why = plan_state.reflection_due(stages_in(state.get(S.STAGES)), criteria_in(state.get(S.CRITERIA)))
+        if why is None:
+            yield status_event(ctx, self.name, "the stage went as planned: the plan is kept (no reflection needed)")
+            return
         async for event in reflector.run_async(ctx):
             yield event
         async for event in self._apply_reflection(ctx):

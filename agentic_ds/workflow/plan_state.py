@@ -1,4 +1,4 @@
-"""Pure functions over the plan kept in state: stages and criteria, and their renderings for prompts.
+"""Pure functions over the plan kept in state: stages and criteria (prompts render them: `prompts/_macros.j2`).
 
 Everything here takes and returns records (`StageRecord`, `CriterionRecord`); state keeps them as dicts, converted
 at the seams (`schema.stages_in/out`, `criteria_in/out`), so each orchestration step is one `state_delta` and the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentic_ds.evidence.citations import NOT_VERIFIED
 from agentic_ds.schema import CriterionRecord, PlannedStage, StageRecord, StageStatus
 from agentic_ds.state import CriterionUpdate, ParsedPlan, Reflection
 
@@ -97,45 +98,17 @@ def apply_reflection(
     return out, added, notes
 
 
-# -- renderings for prompts ---------------------------------------------------------------------
-_MARKS = {StageStatus.APPROVED: "done", StageStatus.FAILED: "failed", StageStatus.RUNNING: "current",
-          StageStatus.PENDING: "upcoming"}
-
-
-def render_stage_map(stages: list[StageRecord], current: int | None) -> str:
-    lines = []
-    for i, s in enumerate(stages):
-        mark = "current" if i == current else _MARKS[s.status]
-        lines.append(f"{i + 1}. [{mark}] {s.title}")
-    return "\n".join(lines)
-
-
-def render_finished(stages: list[StageRecord], limit_chars: int = 600) -> str:
-    parts = []
-    for i, s in enumerate(stages):
-        if s.status.finished:
-            summary = _clip(s.summary or "(no summary)", limit_chars)
-            parts.append(f"### {i + 1}. {s.title} ({s.status.value}, dir {s.dir or '-'})\n{summary}")
-    return "\n\n".join(parts)
-
-
-def render_stages(stages: list[StageRecord]) -> str:
-    return "\n".join(f"- [{s.id}] ({s.status.value}) {s.title}: {_clip(s.description, 300)}" for s in stages)
-
-
-def render_criteria(criteria: list[CriterionRecord], with_evidence: bool = False) -> str:
-    lines = []
-    for c in criteria:
-        line = f"- [{c.id}] {c.text} (met: {'yes' if c.met else 'no'})"
-        if with_evidence and c.evidence:
-            line += f"\n  evidence: {_clip(c.evidence, 300)}"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    head = limit * 2 // 3
-    return text[:head] + " ... " + text[-(limit - head) :]
+def reflection_due(stages: list[StageRecord], criteria: list[CriterionRecord]) -> str | None:
+    """Why the rest of the plan needs another look after the stage that just ended, or None when it went as planned:
+    approved at its first attempt, no check refused a criterion's evidence, and stages are still to run."""
+    finished = [s for s in stages if s.status.finished]
+    latest = finished[-1] if finished else None
+    if latest is None or latest.status is StageStatus.FAILED:
+        return "the stage failed"
+    if latest.attempts > 1:
+        return f"the stage needed {latest.attempts} attempts"
+    if next_pending(stages) is None:
+        return "no stage is left to run and criteria are unmet"
+    if any(NOT_VERIFIED in c.evidence or c.judged for c in criteria):
+        return "a check refused a criterion's evidence"
+    return None

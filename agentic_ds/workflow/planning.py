@@ -17,6 +17,7 @@ from agentic_ds.workflow import plan_gate, plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import GiveUp, error_key
+from agentic_ds.workflow.verdicts import decide_when_explicit
 
 
 def _problems(state: Mapping[str, Any]) -> str:
@@ -47,6 +48,7 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
             "review": state.get(S.PLAN_REVIEW) or "" if again else "",
             "user_notes": notes,
             "max_stages": settings.loops.max_stages,
+            "profile": services.profile(),
         }
 
     def save_plan_md(callback_context: Any) -> None:
@@ -61,10 +63,14 @@ def build_plan_maker(services: RunServices, mode: Mode) -> LlmAgent:
 
 def build_plan_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
+        again = (state.get(S.PLAN_ROUND) or 1) > 1
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "plan": state.get(S.PLAN_TEXT) or "",
+            "previous_review": (state.get(S.PLAN_REVIEW) or "") if again else "",
+            "profile": services.profile(),
+            "max_stages": services.settings.loops.max_stages,
         }
 
     return llm_agent(services, "plan_reviewer", mode, context)
@@ -74,7 +80,8 @@ def build_plan_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         return {"subject": "An analysis plan.", "review": state.get(S.PLAN_REVIEW) or ""}
 
-    return llm_agent(services, "plan_confirmation", mode, context, give_up=reject_when_undecided(S.PLAN_DECISION))
+    return llm_agent(services, "plan_confirmation", mode, context, give_up=reject_when_undecided(S.PLAN_DECISION),
+                     before_agent_callback=decide_when_explicit(S.PLAN_REVIEW, S.PLAN_DECISION))
 
 
 def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:

@@ -37,13 +37,24 @@ def prompts_dir() -> Path:
 
 @cache
 def _environment(root: str) -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(root),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # prompts are plain text for a model, not HTML
         keep_trailing_newline=False,
         auto_reload=False,  # templates are package data; re-checking their mtime on every model call is waste
     )
+    env.filters["clip"] = clip
+    return env
+
+
+def clip(text: Any, limit: int) -> str:
+    """`text` within `limit` characters: its head and tail around " ... " (templates: `| clip(300)`)."""
+    text = str(text or "").strip()
+    if len(text) <= limit:
+        return text
+    head = limit * 2 // 3
+    return text[:head] + " ... " + text[-(limit - head):]
 
 
 class PromptError(RunFailed):

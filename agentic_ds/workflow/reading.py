@@ -44,7 +44,7 @@ def build_task_reader(services: RunServices, mode: Mode) -> LlmAgent:
     def context(state: Mapping[str, Any]) -> dict[str, Any]:
         task = str(state.get(S.TASK) or "")
         return {"task": task, "slots": slots(task), "data_profile": state.get(S.DATA_PROFILE) or "",
-                "previous_error": state.get(error_key("task_reader")) or ""}
+                "profile": services.profile(), "previous_error": state.get(error_key("task_reader")) or ""}
 
     def store(callback_context: Any) -> None:
         state = callback_context.state

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -10,12 +11,14 @@ from typing import TYPE_CHECKING
 from agentic_ds.agent_table import Tools
 from agentic_ds.config.settings import Settings
 from agentic_ds.context.per_call import PerCallInstructions
+from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
 if TYPE_CHECKING:
     from google.adk.agents import BaseAgent
     from google.adk.models import BaseLlm
 
+    from agentic_ds.profiling.model import DataProfile
     from agentic_ds.sandbox.runner import CodeRunner
     from agentic_ds.skills import SkillLibrary
     from agentic_ds.tools.toolset import FixedToolset
@@ -32,9 +35,11 @@ class RunServices:
     coder_toolset: FixedToolset
     read_only_toolset: FixedToolset
     code_runner: CodeRunner
+    files_toolset: FixedToolset | None = None
     skills: SkillLibrary | None = None
     coder_factory: CoderFactory | None = None
     per_call: PerCallInstructions = field(default_factory=PerCallInstructions)  # a plugin of the run's App
+    _profile: tuple[tuple[int, int], DataProfile] | None = field(default=None, repr=False)
 
     def model(self, agent_name: str) -> BaseLlm:
         return self.models[agent_name]
@@ -45,7 +50,29 @@ class RunServices:
             return [self.coder_toolset]
         if which is Tools.READ_ONLY:
             return [self.read_only_toolset]
+        if which is Tools.FILES and self.files_toolset is not None:
+            return [self.files_toolset]
         return []
+
+    def profile(self) -> DataProfile:
+        """The run's data profile as records (`data_profile.json`, read again only when it changed): what a model
+        that reads data rather than text (the offline model) takes from every prompt's context."""
+        from agentic_ds.profiling.model import DataProfile
+
+        path = self.workspace.file("data_profile.json")
+        try:
+            stat = path.stat()
+        except OSError:
+            return DataProfile()
+        key = (stat.st_mtime_ns, stat.st_size)
+        if self._profile is None or self._profile[0] != key:
+            try:
+                document = json.loads(safe_files.read_text(path, root=self.workspace.root))
+                profile = DataProfile.from_json(document) if isinstance(document, dict) else DataProfile()
+            except (OSError, ValueError, TypeError, KeyError):
+                profile = DataProfile()
+            self._profile = (key, profile)
+        return self._profile[1]
 
     def relevant_skills(self, text: str, k: int = 3) -> str:
         """The top skills for a stage or task, one line each (cached: instructions render on every call)."""

@@ -19,17 +19,6 @@ from agentic_ds.workflow.agents import ContextBuilder, loop_agent
 from agentic_ds.workflow.services import RunServices
 
 
-def _earlier(state: Mapping[str, Any]) -> str:
-    parts = []
-    for item in state.get(S.EARLIER_ATTEMPTS) or []:
-        ran = "yes" if item.get("ran", True) else "no"
-        parts.append(
-            f"### Attempt {item['attempt']}\ncode ran: {ran}\nerror: {item.get('error') or 'none'}\n"
-            f"verdict: {item.get('verdict') or '-'}"
-        )
-    return "\n\n".join(parts)
-
-
 def _remember_failed_attempt(ctx: InvocationContext, round_no: int) -> dict[str, Any]:
     if round_no == 1:
         return {}
@@ -53,8 +42,9 @@ def simple_coder_context(services: RunServices) -> ContextBuilder:
         return {
             "task": task,
             "data_profile": state.get(S.DATA_PROFILE) or "",
-            "earlier_attempts": _earlier(state),
+            "earlier_attempts": [dict(item) for item in state.get(S.EARLIER_ATTEMPTS) or []],
             "skills": services.relevant_skills(task),
+            "profile": services.profile(),
         }
 
     return build

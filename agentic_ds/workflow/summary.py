@@ -11,7 +11,6 @@ from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.schema import RunStatus, criteria_in, stages_in
-from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.services import RunServices
@@ -48,38 +47,15 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             "task": state.get(S.TASK, ""),
             "mode": mode,
             "run_status": f"{status} - {reason}",
-            "status": status,
             "files": list_produced(services.workspace),
         }
-        base["answer"] = render_answer(state.get(S.FINAL_ANSWER) or {})
+        base["answer"] = dict(state.get(S.FINAL_ANSWER) or {})
+        base["profile"] = services.profile()
         if simple:
             return base
-        return {
-            **base,
-            "plan": plan_state.render_stages(stages_in(state.get(S.STAGES))),
-            "stage_results": plan_state.render_finished(stages_in(state.get(S.STAGES)), limit_chars=1200),
-            "criteria": plan_state.render_criteria(criteria_in(state.get(S.CRITERIA)), with_evidence=True),
-        }
+        return {**base, "stages": stages_in(state.get(S.STAGES)), "criteria": criteria_in(state.get(S.CRITERIA))}
 
     def save(callback_context: Any) -> None:
         write_report_md(services, callback_context.state)
 
     return llm_agent(services, "summary_agent", mode, context, after_agent_callback=save)
-
-
-def render_answer(answer: Mapping[str, Any]) -> str:
-    """The final answer as the summary agent reads it: the answer, each ask's result, confidence, caveats."""
-    if not answer:
-        return "No validated answer was produced."
-    text = " ".join(str(answer.get("answer", "")).split())
-    lines = [f"answer: {text or '(none: no answer was validated)'}", f"valid: {answer.get('valid')}",
-             f"confidence: {answer.get('confidence')} ({answer.get('confidence_basis') or 'no basis recorded'})"]
-    for ask in answer.get("asks") or []:
-        verdict = "answered" if ask.get("answered") else "NOT answered"
-        lines.append(f"ask {ask.get('id')} ({ask.get('ask')}): {verdict} - {ask.get('answer') or ask.get('why')}")
-    for caveat in answer.get("caveats") or []:
-        lines.append(f"caveat: {caveat}")
-    if answer.get("untraced_numbers"):
-        untraced = ", ".join(answer["untraced_numbers"][:10])
-        lines.append(f"caveat: figures found in no output of executed code: {untraced}")
-    return "\n".join(lines)

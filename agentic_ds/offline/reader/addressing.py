@@ -1,0 +1,36 @@
+"""Whether a text speaks of an ask: the offline judge's reading of an answer part, and of a plan's criteria.
+
+An ask's content words (statistic words as one: "average" is "mean", "total" is "sum") must mostly be in the text:
+two thirds of them for an ask of a few words ("the mean of `unemp`"), a third for a whole question read as one
+ask. A requested value (`@name[...]`) is addressed by a text that gives it. Words are compared as sets: linear.
+"""
+
+from __future__ import annotations
+
+import math
+
+from agentic_ds.offline.reader.mentions import words
+from agentic_ds.offline.reader.vocabulary import ONE_WORD_STATS, STOP_WORDS
+
+SHORT_ASK_WORDS = 6
+
+
+def content(text: str) -> list[str]:
+    """The meaningful words of `text`, each as its statistic when it names one, in order, without repeats."""
+    found = (ONE_WORD_STATS.get(w, w) for w in words(text))
+    return list(dict.fromkeys(w for w in found if w not in STOP_WORDS and len(w) > 1))
+
+
+def addresses(ask: str, text: str, slot: str = "") -> bool:
+    """`text` speaks of the ask worded `ask` (filling `@slot[...]` when the ask names one)."""
+    if slot:
+        return f"@{slot.lower()}[" in text.lower()
+    return covers(content(ask), set(content(text)))
+
+
+def covers(terms: list[str], have: set[str]) -> bool:
+    """Enough of an ask's `terms` are among the words `have` (each side read once: linear in both)."""
+    if not terms:
+        return True
+    share = 2 / 3 if len(terms) <= SHORT_ASK_WORDS else 1 / 3
+    return sum(t in have for t in terms) >= math.ceil(share * len(terms))

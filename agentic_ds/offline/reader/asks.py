@@ -1,0 +1,351 @@
+"""What a direct question asks for: one `Ask` per statistic, test or count it names.
+
+"What are the mean and standard deviation of salary?" holds two asks on one column; "Which department has the
+highest median salary?" one arg-max ask (median of salary per department, the top group); "How many
+employees earn more than 90000?" a row count (the filter is read by `filters.py`); tests, correlations, outlier
+rules and regressions are read by `tests.py`. Each statistic takes the first suitable column named after it in
+its sentence, else the nearest before it. Words already used by filters, derived columns or constraints are not
+read again, and every word an ask uses is recorded (`used`), so a word no reader used can be told apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentic_ds.offline.reader.constraints import Constraints
+from agentic_ds.offline.reader.mentions import Mention, Token, number, pick
+from agentic_ds.offline.reader.vocabulary import (
+    ADDITIVE,
+    EXTREMES,
+    GROUP_PHRASES,
+    NUMERIC_STATS,
+    ONE_WORD_STATS,
+    RATE_WORDS,
+    SPECIAL,
+    SUPERLATIVES,
+    TWO_WORD_STATS,
+    WITH_WORDS,
+)
+
+GROUP_KINDS = ("categorical", "boolean", "text", "id")
+MAX_GROUP_LEVELS = 60      # a numeric column with at most this many values can group rows (a year, a rating)
+MAX_HITS = 24              # statistics read per question: a question never asks for more
+LOOKAHEAD = 16             # tokens after a "which X" searched for "highest"/"lowest"
+
+
+@dataclass
+class Ask:
+    stat: str
+    column: str = ""
+    second: str = ""
+    group: str = ""
+    extreme: str = ""
+    params: dict[str, Any] = field(default_factory=dict)     # p, factor, threshold, alpha, method, levels, event
+    position: int = 0
+    sentence: int = 0
+    name: str = ""
+    slots: dict[str, str] = field(default_factory=dict)
+
+    def as_param(self) -> dict[str, Any]:
+        param: dict[str, Any] = {"name": self.name, "stat": self.stat, "column": self.column}
+        for key in ("second", "group", "extreme"):
+            if getattr(self, key):
+                param[key] = getattr(self, key)
+        param.update({k: v for k, v in self.params.items() if v is not None})
+        if self.slots:
+            param["slots"] = dict(self.slots)
+        return param
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        return (self.stat, self.column, self.second, self.group, self.extreme, self.params.get("p"))
+
+
+@dataclass(frozen=True)
+class Hit:
+    stat: str
+    position: int
+    width: int
+    p: float | None = None
+
+
+def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
+    hits: list[Hit] = []
+    i = 0
+    while i < len(tokens):
+        if i in taken:
+            i += 1
+            continue
+        pair = (tokens[i].low, tokens[i + 1].low) if i + 1 < len(tokens) else ("", "")
+        stat = TWO_WORD_STATS.get(pair)
+        width = 2
+        if stat is None:
+            stat, width = ONE_WORD_STATS.get(tokens[i].low), 1
+        if stat is None and tokens[i].low in SUPERLATIVES:
+            stat = SUPERLATIVES[tokens[i].low]
+        if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
+            hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
+        elif stat == "percentile":
+            hits += [Hit(stat, at, 1, p) for at, p in _percentiles(tokens, i)]
+        elif stat == "sum" and i + 1 < len(tokens) and tokens[i + 1].low in ("number", "count"):
+            pass                                   # "total number of orders" is a count
+        elif stat is not None:
+            hits.append(Hit(stat, i, width))
+        i += width if stat else 1
+    return hits
+
+
+def _percentiles(tokens: Sequence[Token], i: int) -> list[tuple[int, float]]:
+    """(position, p) of each percentile "the 10th and 90th percentiles" names; the word itself for a quartile or
+    a bare "percentile" (the median)."""
+    before = tokens[i - 1].low if i else ""
+    if tokens[i].low == "quartile":
+        return [(i, 25.0 if before in ("lower", "first", "1st", "bottom") else 75.0)]
+    found: list[tuple[int, float]] = []
+    j = i - 1
+    while j >= 0 and (tokens[j].low in ("and", ",", "the") or _ordinal(tokens[j]) is not None):
+        value = _ordinal(tokens[j])
+        if value is not None:
+            found.append((j, value))
+        j -= 1
+    return sorted(found) or [(i, 50.0)]
+
+
+def _ordinal(token: Token) -> float | None:
+    """90 of "90th" (or of "90"): a percentile's rank."""
+    digits = token.low.rstrip("stndrh")
+    value = number(digits) if digits and digits[:1].isdigit() else None
+    return value if value is not None and 0 < value < 100 else None
+
+
+class AskReader:
+    """Builds the asks of a question from its tokens, mentions and constraints; `used` holds the tokens it read."""
+
+    def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
+                 sentences: list[int], constraints: Constraints, taken: set[int], plural_nouns: frozenset[str],
+                 levels: Mapping[str, int | None] | None = None, inside: set[int] | None = None) -> None:
+        self.tokens, self.kinds, self.sentences = tokens, kinds, sentences
+        self.inside = inside or set()          # words of a column's name ("'mean radius'"): never statistics
+        self.constraints, self.taken, self.plural_nouns = constraints, taken, plural_nouns
+        self.levels = levels or {}
+        self.used: set[int] = set()
+        self.mentions = [m for m in mentions if not any(p in taken for p in range(m.start, m.end))]
+        self.by_sentence: dict[int, list[Mention]] = {}
+        self.starting: dict[int, Mention] = {}
+        for mention in self.mentions:
+            self.by_sentence.setdefault(sentences[mention.start], []).append(mention)
+            self.starting[mention.start] = mention
+        self.ranges: dict[int, tuple[int, int]] = {}
+        for i, number_of_sentence in enumerate(sentences):
+            start, _ = self.ranges.get(number_of_sentence, (i, i))
+            self.ranges[number_of_sentence] = (start, i + 1)
+
+    def use(self, start: int, end: int) -> None:
+        self.used |= set(range(start, end))
+
+    def use_column(self, name: str, near: int) -> None:
+        """Mark the mention of column `name` closest to position `near` as read."""
+        found = [m for m in self.mentions if m.column == name]
+        if found:
+            mention = min(found, key=lambda m: abs(m.start - near))
+            self.use(mention.start, mention.end)
+
+    def near(self, start: int, end: int) -> list[Mention]:
+        """Mentions starting at positions start..end (inclusive)."""
+        return [self.starting[p] for p in range(start, end + 1) if p in self.starting]
+
+    # -- column choice ------------------------------------------------------------------------------
+    def numeric(self, name: str) -> bool:
+        return self.kinds.get(name) == "numeric"
+
+    def groupable(self, name: str) -> bool:
+        """Columns whose values name groups: categories, and numbers with few values (a year, a 1-5 rating)."""
+        if self.kinds.get(name) in GROUP_KINDS:
+            return True
+        distinct = self.levels.get(name)
+        return self.numeric(name) and (distinct is not None and distinct <= MAX_GROUP_LEVELS or "year" in name.lower())
+
+    def suits(self, stat: str) -> Callable[[str], bool]:
+        if stat in NUMERIC_STATS or stat in SPECIAL or stat in ("min", "max"):
+            return self.numeric
+        if stat == "percent":
+            return lambda name: self.kinds.get(name) in ("numeric", "boolean", "categorical")
+        return lambda name: self.kinds.get(name) in ("numeric", "categorical", "boolean", "text", "id", "datetime")
+
+    def column_for(self, position: int, sentence: int, suits: Callable[[str], bool],
+                   exclude: tuple[str, ...] = ()) -> str:
+        fits = lambda name: suits(name) and name not in exclude  # noqa: E731
+        here = self.by_sentence.get(sentence, [])
+        after = pick([m for m in here if m.start > position], fits)
+        chosen = after
+        if chosen is None:
+            chosen = next((m for m in reversed([m for m in here if m.end <= position]) if fits(m.column)), None)
+        if chosen is None:
+            chosen = pick(self.mentions, fits)
+        if chosen is None:
+            return ""
+        self.use(chosen.start, chosen.end)
+        return chosen.column
+
+    def columns_for(self, position: int, sentence: int, count: int, suits: Callable[[str], bool] | None = None,
+                    exclude: tuple[str, ...] = ()) -> list[str]:
+        """Up to `count` distinct columns named in the sentence (after `position` first), then anywhere."""
+        suits = suits or self.numeric
+        here = [m for m in self.by_sentence.get(sentence, []) if m.column not in exclude and suits(m.column)]
+        ordered = [m for m in here if m.start > position] + [m for m in here if m.start <= position]
+        ordered += [m for m in self.mentions if suits(m.column) and m.column not in exclude and m not in here]
+        chosen: dict[str, Mention] = {}
+        for mention in ordered:
+            if mention.column not in chosen and len(chosen) < count:
+                chosen[mention.column] = mention
+        for mention in chosen.values():
+            self.use(mention.start, mention.end)
+        return list(chosen)
+
+    # -- groups --------------------------------------------------------------------------------------
+    def which_group(self, sentence: int) -> tuple[str, str, int]:
+        """(group column, extreme, position) of "which X has the highest ...", or ("", "", -1)."""
+        first, last = self.ranges.get(sentence, (0, 0))
+        for i in range(first, last):
+            if self.tokens[i].low not in ("which", "what") or i in self.taken:
+                continue
+            group = pick(self.near(i + 1, i + 3), self.groupable)
+            if group is None:
+                continue
+            for j in range(group.end, min(last, group.end + LOOKAHEAD)):
+                if self.tokens[j].low in EXTREMES and j not in self.taken:
+                    self.use(i, i + 1)
+                    self.use(group.start, group.end)
+                    self.use(j, j + 1)
+                    return group.column, EXTREMES[self.tokens[j].low], j
+        for j in range(first + 2, last):                 # "the country with the highest life expectancy"
+            word = self.tokens[j].low
+            if word in SUPERLATIVES and self.tokens[j - 1].low == "the" and self.tokens[j - 2].low in WITH_WORDS:
+                owner = [m for m in self.by_sentence.get(sentence, []) if j - 5 <= m.end <= j - 2]
+                group = pick(owner[-1:], self.groupable)
+                if group is not None:
+                    self.use(group.start, group.end)
+                    self.use(j - 2, j + 1)
+                    return group.column, SUPERLATIVES[word], j
+        return "", "", -1
+
+    def group_phrase(self, sentence: int) -> str:
+        first, last = self.ranges.get(sentence, (0, 0))
+        for i in range(first, last):
+            if i in self.taken:
+                continue
+            for phrase in GROUP_PHRASES:
+                if tuple(t.low for t in self.tokens[i: i + len(phrase)]) != phrase:
+                    continue
+                end = i + len(phrase)
+                loose = phrase != ("by",)
+                fits = self.groupable if loose else lambda n: self.kinds.get(n) in ("categorical", "boolean")
+                group = pick(self.near(end, end + 2), fits)
+                if group is not None:
+                    self.use(i, end)
+                    self.use(group.start, group.end)
+                    return group.column
+        return ""
+
+    # -- asks ----------------------------------------------------------------------------------------
+    def read(self) -> list[Ask]:
+        from agentic_ds.offline.reader.tests import method_hits
+
+        hits = stat_hits(self.tokens, self.taken | self.inside)[:MAX_HITS] + method_hits(self)
+        hits.sort(key=lambda h: h.position)
+        asks: list[Ask] = []
+        for sentence in sorted({self.sentences[h.position] for h in hits} | self._which_sentences()):
+            asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
+        unique: dict[tuple[Any, ...], Ask] = {}
+        for ask in asks:
+            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
+                unique[ask.key] = ask
+        return list(unique.values())
+
+    def _which_sentences(self) -> set[int]:
+        found = {
+            self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken
+        }
+        return set(sorted(found)[:MAX_HITS])
+
+    def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
+        from agentic_ds.offline.reader.tests import special_asks
+
+        group, extreme, at = self.which_group(sentence)
+        if group:
+            hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in EXTREMES]
+        special = special_asks(self, sentence, hits)
+        if special:
+            return special
+        plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
+        if group:
+            if not plain:
+                plain = [self._default_extreme(at, sentence, group)]
+            for ask in plain:
+                ask.group, ask.extreme = group, extreme
+                if ask.column == group:
+                    ask.column = self.column_for(at, sentence, self.suits(ask.stat), (group,))
+            return plain
+        per = self.group_phrase(sentence) if plain else ""
+        for ask in plain:
+            if per and (ask.stat != "count" and per != ask.column or ask.stat == "count" and not ask.column):
+                ask.group = per
+        return plain
+
+    def _plain(self, hit: Hit, sentence: int) -> Ask | None:
+        if hit.stat == "count":
+            return self._count(hit, sentence)
+        if hit.stat == "nunique" and self.tokens[hit.position - 1].low in ("many", "of") if hit.position else False:
+            return None                                            # read by the count ("how many distinct")
+        params: dict[str, Any] = {"p": hit.p} if hit.stat == "percentile" else {}
+        if hit.stat in ("std", "var") and self.constraints.ddof is not None:
+            params["ddof"] = self.constraints.ddof
+        column = self.column_for(hit.position, sentence, self.suits(hit.stat))
+        self.use(hit.position, hit.position + hit.width)
+        if hit.stat == "percent" and not column:
+            # "the share of employees whose salary exceeds 80000": the rows the filters keep, out of all rows
+            return Ask("percent_rows", "", position=hit.position, sentence=sentence)
+        if hit.stat == "percentile":     # the word "percentiles" after the ranks
+            end = next((j for j in range(hit.position, min(len(self.tokens), hit.position + 6))
+                        if ONE_WORD_STATS.get(self.tokens[j].low) == "percentile"), hit.position)
+            self.use(hit.position, end + 1)
+        return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
+
+    def _count(self, hit: Hit, sentence: int) -> Ask:
+        """Count rows unless the question says otherwise.
+
+        "how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels.
+        """
+        self.use(hit.position, hit.position + hit.width)
+        after = hit.position + 2 if self.tokens[hit.position].low in ("how", "number") else hit.position + 1
+        word = self.tokens[after].low if after < len(self.tokens) else ""
+        if word in ("distinct", "unique", "different"):
+            self.use(after, after + 1)
+            column = self.column_for(after, sentence, self.suits("nunique"))
+            return Ask("nunique", column, position=hit.position, sentence=sentence)
+        if word in ("missing", "null", "empty", "blank"):
+            self.use(after, after + 1)
+            column = self.column_for(after, sentence, self.suits("missing"))
+            return Ask("missing", column, position=hit.position, sentence=sentence)
+        head = next((m for m in self.by_sentence.get(sentence, []) if m.start == after), None)
+        if (
+            head is not None
+            and self.kinds.get(head.column) in ("categorical", "text")
+            and self.tokens[after].low != self.tokens[after].word
+            and self.tokens[after].low not in self.plural_nouns
+        ):
+            self.use(head.start, head.end)
+            return Ask("nunique", head.column, position=hit.position, sentence=sentence)
+        return Ask("count", "", position=hit.position, sentence=sentence)
+
+    def _default_extreme(self, at: int, sentence: int, group: str) -> Ask:
+        """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean."""
+        column = self.column_for(at, sentence, self.suits("mean"), (group,))
+        named_after = any(m.start > at and self.numeric(m.column) for m in self.by_sentence.get(sentence, []))
+        if not column or not named_after and self.tokens[at].low in ("most", "fewest", "least"):
+            return Ask("count", "", position=at, sentence=sentence)
+        low = column.lower()
+        additive = any(word in low for word in ADDITIVE) and not any(word in low for word in RATE_WORDS)
+        return Ask("sum" if additive else "mean", column, position=at, sentence=sentence)

@@ -1,0 +1,166 @@
+"""How a question wants its answer: rounding, the method it names, outlier rules, alpha, the answer format.
+
+These words shape an ask without being one: "rounded to two decimals" rounds, "use Spearman" picks the
+correlation, "3 times the IQR" sets the outlier fence, `@mean_price[value]` names the answer's slots. Each
+reader scans the tokens once (the format slots with one bounded regular expression), so all are linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agentic_ds.offline.reader.mentions import Token, number
+from agentic_ds.offline.reader.vocabulary import (
+    ALPHA_WORDS,
+    DECIMAL_WORDS,
+    EACH_WORDS,
+    METHOD_WORDS,
+    NUMBER_WORDS,
+    ROUND_WORDS,
+    RULE_FILLERS,
+    Z_WORDS,
+)
+
+SLOT = re.compile(r"@([A-Za-z_][A-Za-z0-9_]{0,60})\[([^\]\n]{0,200})\]")
+
+@dataclass
+class Constraints:
+    digits: int | None = None
+    methods: list[str] = field(default_factory=list)          # in order of mention
+    iqr_factor: float | None = None
+    z_threshold: float | None = None
+    alpha: float | None = None
+    ddof: int | None = None                                   # 1: sample, 0: population standard deviation
+    taken: set[int] = field(default_factory=set)              # token positions these words used
+    positions: list[int] = field(default_factory=list)        # where each method word is
+
+    def method(self, *allowed: str) -> str:
+        return next((m for m in self.methods if m in allowed), "")
+
+
+def format_slots(text: str) -> list[str]:
+    """The `@name[...]` slots a task asks the answer to fill, in order, each once."""
+    return list(dict.fromkeys(m.group(1) for m in SLOT.finditer(text)))
+
+
+def without_slots(text: str) -> str:
+    """The task with its slots blanked out (same length, so offsets still hold)."""
+    return SLOT.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def read_constraints(tokens: Sequence[Token]) -> Constraints:
+    found = Constraints()
+    for i, token in enumerate(tokens):
+        low = token.low
+        if low in DECIMAL_WORDS or low == "places" and i > 0 and tokens[i - 1].low == "decimal" or _dp(tokens, i):
+            _rounding(tokens, i, found)
+        elif low in ("integer", "whole") and i >= 1 and tokens[i - 1].low == "nearest":
+            found.digits = 0
+            found.taken |= set(range(max(0, i - 3), i + 2 if _next(tokens, i) == "number" else i + 1))
+        elif low in METHOD_WORDS:
+            found.methods.append(METHOD_WORDS[low])
+            found.positions.append(i)
+            found.taken.add(i)
+        elif low in ("iqr", "interquartile"):
+            _iqr(tokens, i, found)
+        elif low in Z_WORDS or low == "z" and (_next(tokens, i) in ("score", "scores") or _absolute(tokens, i)):
+            _z(tokens, i, found)
+        elif low == "ddof" and _next(tokens, i) == "=" and i + 2 < len(tokens) and tokens[i + 2].text in ("0", "1"):
+            found.ddof = int(tokens[i + 2].text)
+            found.taken |= {i, i + 1, i + 2}
+        elif low in ("sample", "population") and _next(tokens, i) in ("standard", "std", "variance", "sd"):
+            found.ddof = 1 if low == "sample" else 0
+            found.taken.add(i)
+        elif low in ALPHA_WORDS:
+            _alpha(tokens, i, found)
+        elif low == "level" and i >= 1 and tokens[i - 1].text.endswith("%"):
+            value = number(tokens[i - 1].text)
+            if value is not None and 0 < value <= 50:
+                found.alpha = value / 100
+                found.taken |= {i - 1, i}
+    return found
+
+
+def _dp(tokens: Sequence[Token], i: int) -> bool:
+    """"d.p." (decimal places), which the tokenizer splits at its points."""
+    return i >= 2 and tokens[i].low == "p" and tokens[i - 1].text == "." and tokens[i - 2].low == "d"
+
+
+def _absolute(tokens: Sequence[Token], i: int) -> bool:
+    """`|z|`: a z written as an absolute value."""
+    return 0 < i < len(tokens) - 1 and tokens[i - 1].text == "|" and tokens[i + 1].text == "|"
+
+
+def _next(tokens: Sequence[Token], i: int) -> str:
+    return tokens[i + 1].low if i + 1 < len(tokens) else ""
+
+
+def _digits(token: Token) -> int | None:
+    if token.low in NUMBER_WORDS:
+        return NUMBER_WORDS[token.low]
+    value = number(token.text) if token.is_number else None
+    return int(value) if value is not None and value == int(value) and 0 <= value <= 10 else None
+
+
+def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
+    """"rounded to two decimals", "(3 decimal places)", "to 2 dp"."""
+    at = i - 1 if tokens[i].low == "places" else i - 2 if _dp(tokens, i) else i
+    for back in (1, 2):
+        if at - back >= 0 and (digits := _digits(tokens[at - back])) is not None:
+            start = at - back
+            for j in range(max(0, start - 4), start):
+                if tokens[j].low in ROUND_WORDS:
+                    start = j
+                    break
+            end = i + 1
+            while start > 0 and tokens[start - 1].low in EACH_WORDS | ROUND_WORDS | {"to", "with"}:
+                start -= 1                                              # "each rounded to", "both to"
+            if end < len(tokens) and tokens[end].low in EACH_WORDS:       # "3 decimals each"
+                end += 1
+            found.digits = digits
+            found.taken |= set(range(start, end))
+            return
+
+
+def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
+    """"1.5 IQR", "3 times the IQR", "1.5 x IQR"; 1.5 when no factor is written. The word itself stays free:
+    without an outlier rule, "interquartile range" is a statistic."""
+    for back in range(1, 5):
+        j = i - back
+        if j < 0:
+            break
+        value = number(tokens[j].text) if tokens[j].is_number else None
+        if value is not None and 0 < value <= 10:
+            found.iqr_factor = value
+            found.taken |= set(range(j, i))
+            return
+        if tokens[j].low not in RULE_FILLERS:
+            break
+    found.iqr_factor = found.iqr_factor or 1.5
+
+
+def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
+    """"absolute z-score above 3", "|z| > 2.5"; 3 when no threshold is written."""
+    found.taken.add(i)
+    if _absolute(tokens, i):
+        found.taken |= {i - 1, i + 1}
+    for j in range(i + 1, min(len(tokens), i + 6)):
+        value = number(tokens[j].text) if tokens[j].is_number else None
+        if value is not None and 0 < value <= 10:
+            found.z_threshold = value
+            found.taken |= set(range(i, j + 1))
+            return
+    found.z_threshold = found.z_threshold or 3.0
+
+
+def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:
+    for j in range(i + 1, min(len(tokens), i + 5)):
+        value = number(tokens[j].text) if tokens[j].is_number else None
+        if value is not None:
+            value = value / 100 if tokens[j].text.endswith("%") else value
+            if 0 < value <= 0.5:
+                found.alpha = value
+                found.taken |= set(range(i, j + 1))
+            return

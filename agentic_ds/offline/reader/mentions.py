@@ -1,0 +1,213 @@
+"""Tokens of a question and the columns they name, found in one left-to-right pass.
+
+The question parsers (filters, asks, file choice) work on this token list rather than on regular expressions
+over the raw text, so each is linear in the length of the task. A column is named by its words in order
+(`years of experience` -> `years_experience`, filler words such as "of" skipped), by an exact spelling
+(`unit_price`), or by one telling word (`experience`, `price`), preferring the last noun of a run
+("order quantity" names `quantity`, not `order_id`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from agentic_ds.offline.reader.vocabulary import NOT_ALONE as _NOT_ALONE
+from agentic_ds.offline.reader.vocabulary import SKIP_IN_NAMES as _SKIP
+from agentic_ds.profiling.model import ColumnProfile
+
+_TOKEN = re.compile(
+    r"`[^`\n]{1,200}`|\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?|[A-Za-z]\^2|[A-Za-z_][A-Za-z0-9_\-']*|\*\*|[<>!=]=?"
+    r"|[()*/+\-%@?.!;,\[\]×|]"
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[a-z0-9]+")
+_SENTENCE_END = frozenset({".", "?", "!", ";"})
+MAX_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str              # as written ("Engineering", "10", ">=")
+    low: str               # lower case, backticks removed
+    word: str              # singular word form ("employees" -> "employee"), "" for numbers and symbols
+    start: int = 0         # character offsets in the text
+    end: int = 0
+    possessive: bool = False   # "country's": ends a noun phrase
+
+    @property
+    def is_number(self) -> bool:
+        return bool(self.text) and (self.text[0].isdigit()) and number(self.text) is not None
+
+    @property
+    def is_word(self) -> bool:
+        return bool(self.word)
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int             # token index of the first token
+    end: int               # one past the last token
+    column: str
+    exact: bool            # every word of the column's name is there
+    run: int = 0           # mentions next to each other share a run: one noun phrase ("order quantity")
+
+
+def words(text: str) -> list[str]:
+    """`unitPrice` / `Unit_Price` / `unit price` -> ['unit', 'price']; plurals reduced ('units' stays)."""
+    return [_singular(w) for w in _WORD.findall(_CAMEL.sub(" ", text).lower())]
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def mentioned_columns(text: str, columns: Iterable[ColumnProfile]) -> list[ColumnProfile]:
+    """Columns a free text names literally (as words, any case/spacing), in order of appearance."""
+    joined = " " + " ".join(words(text)) + " "
+    found: list[tuple[int, str, ColumnProfile]] = []
+    for column in columns:
+        name_words = words(column.name)
+        at = joined.find(" " + " ".join(name_words) + " ") if name_words else -1
+        if at >= 0:
+            found.append((at, column.name, column))
+    found.sort(key=lambda item: (item[0], -len(item[1])))
+    return [column for _, _, column in found]
+
+
+def number(text: str) -> float | None:
+    """`10`, `1,000`, `2.5`, `30%` -> float; None when it is not a number."""
+    cleaned = text.rstrip("%").replace(",", "")
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def tokenize(text: str) -> list[Token]:
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        raw, start, end = match.group(0), match.start(), match.end()
+        if raw.startswith("`"):
+            inner = raw[1:-1]
+            tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower(), start, end))
+            continue
+        raw = raw.strip("'") or raw              # 'Sales' in quotes is the value Sales
+        low = raw.lower()
+        possessive = low.endswith("'s")
+        if possessive:
+            low, raw = low[:-2], raw[:-2]
+        found = words(low.strip("'")) if raw[0].isalpha() or raw[0] == "_" else []
+        tokens.append(Token(raw, low, "_".join(found), start, end, possessive))
+    return tokens
+
+
+class ColumnIndex:
+    """Column names by their words, for constant-time lookups per token."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = list(dict.fromkeys(n for n in names if n))
+        self.words = {name: words(name) for name in self.names}
+        self.exact: dict[str, list[str]] = {}
+        self.by_word: dict[str, list[str]] = {}
+        self.by_prefix: dict[str, list[str]] = {}
+        for name, parts in self.words.items():
+            self.exact.setdefault("_".join(parts), []).append(name)
+            for part in dict.fromkeys(parts):
+                self.by_word.setdefault(part, []).append(name)
+                if len(part) >= 4:
+                    self.by_prefix.setdefault(part[:4], []).append(name)
+
+    def candidates(self, word: str) -> list[str]:
+        """Columns with this word, or (for words of 4+ letters) a word that extends or shortens it."""
+        found = list(self.by_word.get(word, []))
+        if len(word) >= 4:
+            for name in self.by_prefix.get(word[:4], []):
+                if name not in found and any(min(len(w), len(word)) >= 4 and (w.startswith(word) or word.startswith(w))
+                                             for w in self.words[name]):
+                    found.append(name)
+        return found
+
+
+def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
+    """Column mentions in order: the longest exact name at each position, else the run's last telling word."""
+    found: list[Mention] = []
+    i = 0
+    while i < len(tokens):
+        exact = _exact_at(tokens, i, index)
+        if exact is not None:
+            found.append(exact)
+            i = exact.end
+            continue
+        token = tokens[i]
+        names = index.candidates(token.word.rsplit("_", 1)[-1]) if token.is_word and token.low not in _NOT_ALONE else []
+        if names:
+            found.append(Mention(i, i + 1, _closest(token.word.rsplit("_", 1)[-1], names, index), False))
+        i += 1
+    return _runs(found, tokens)
+
+
+def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
+    """A column whose whole name starts at `start` (skipping "of"/"the" inside), longest first."""
+    taken: list[str] = []
+    ends: list[int] = []
+    j = start
+    while j < len(tokens) and len(taken) < MAX_WORDS * 2:
+        token = tokens[j]
+        if not token.is_word:
+            break
+        if token.low in _SKIP and taken:
+            j += 1
+            continue
+        taken.append(token.word)
+        ends.append(j + 1)
+        j += 1
+    for size in range(len(taken), 0, -1):
+        key = "_".join(taken[:size])
+        names = index.exact.get(key)
+        if names:
+            return Mention(start, ends[size - 1], names[0], True)
+    return None
+
+
+def _closest(word: str, names: list[str], index: ColumnIndex) -> str:
+    """Among columns sharing `word`: the one the word explains best (exact word, then fewest words, then name)."""
+    return min(names, key=lambda n: (word not in index.words[n], len(index.words[n]), n))
+
+
+def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
+    """Number the noun phrases: adjacent mentions share a run unless a possessive ("country's") ends one."""
+    numbered: list[Mention] = []
+    run = 0
+    for mention in found:
+        if numbered and (numbered[-1].end != mention.start or tokens[numbered[-1].end - 1].possessive):
+            run += 1
+        numbered.append(Mention(mention.start, mention.end, mention.column, mention.exact, run))
+    return numbered
+
+
+def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention | None:
+    """The mention a phrase means: the last one of the first run that holds a suitable column."""
+    runs: dict[int, list[Mention]] = {}
+    for mention in mentions:
+        runs.setdefault(mention.run, []).append(mention)
+    for run in runs.values():
+        fitting = [m for m in run if suits(m.column)]
+        if fitting:
+            return fitting[-1]
+    return None
+
+
+def sentence_ids(tokens: Sequence[Token]) -> list[int]:
+    """The sentence number of every token (a sentence ends at . ? ! ;)."""
+    ids, current = [], 0
+    for token in tokens:
+        ids.append(current)
+        if token.text in _SENTENCE_END:
+            current += 1
+    return ids

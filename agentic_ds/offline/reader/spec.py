@@ -1,0 +1,216 @@
+"""A direct question read whole: its asks, the rows they are about, the files, rounding and answer format.
+
+`build_spec(task, profile)` reads the task once into tokens and runs the readers in order, each marking the
+tokens it used: derived columns, constraints (rounding, method, rules, format), missing-value handling,
+filters, then the asks. The columns named decide the files (`sources.py`). What no reader used is weighed by
+`doubts.py`: a question with a word or number left unread is not read with confidence. The result renders as
+the params of the `direct-answers/compute_answers` template, so the analysis runs in code any model could run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentic_ds.offline.profile import readable_files
+from agentic_ds.offline.reader.asks import Ask, AskReader
+from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
+from agentic_ds.offline.reader.derived import Derived, find_derived
+from agentic_ds.offline.reader.doubts import doubts_of, named_groups
+from agentic_ds.offline.reader.filters import (
+    Filter,
+    boolean_flags,
+    comparisons,
+    missing_rows,
+    named_values,
+    outlier_removal,
+    signs,
+    unseen_values,
+)
+from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
+from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
+from agentic_ds.offline.reader.periods import periods, year_ranges
+from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots
+from agentic_ds.offline.reader.sources import Join, choose_sources, file_nouns, file_stem
+from agentic_ds.offline.reader.vocabulary import LABELS
+from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
+
+HEAD_CHARS, TAIL_CHARS = 4000, 2000
+
+
+@dataclass
+class QuestionSpec:
+    task: str
+    data: FileProfile | None = None
+    asks: list[Ask] = field(default_factory=list)
+    filters: list[Filter] = field(default_factory=list)
+    derived: list[Derived] = field(default_factory=list)
+    dropna: Any = None
+    digits: int | None = None
+    joins: list[Join] = field(default_factory=list)
+    slots: list[str] = field(default_factory=list)
+    caveats: list[str] = field(default_factory=list)
+    problem: str = ""
+    doubts: list[str] = field(default_factory=list)      # what of the question no reader could use
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.asks) and self.data is not None and not self.problem
+
+    @property
+    def confident(self) -> bool:
+        """Every ask bound, every file found, and no word or number of the question left unread."""
+        return self.answerable and not self.doubts
+
+    @property
+    def columns(self) -> list[str]:
+        named = [c for a in self.asks for c in (a.column, a.second, a.group) if c]
+        named += [f.column for f in self.filters]
+        derived = {d.name for d in self.derived}
+        return list(dict.fromkeys(c for c in named if c not in derived))
+
+    @property
+    def files(self) -> list[str]:
+        return ([self.data.path] if self.data else []) + [j.path for j in self.joins]
+
+    def params(self) -> dict[str, Any]:
+        return {"asks": [a.as_param() for a in self.asks], "filters": [f.as_param() for f in self.filters],
+                "derived": [{"name": d.name, "expression": d.expression} for d in self.derived],
+                "dropna": self.dropna, "joins": [j.as_param() for j in self.joins], "digits": self.digits}
+
+    def describe(self) -> str:
+        """One sentence for the plan: what is computed, on which rows, from which files."""
+        text = "Compute " + "; ".join(describe_ask(a) for a in self.asks)
+        if self.derived:
+            text += " with " + ", ".join(f"`{d.name}` = {d.expression}" for d in self.derived)
+        if self.filters:
+            text += " on the rows where " + " and ".join(f"`{f.text()}`" for f in self.filters)
+        if self.dropna:
+            text += ", dropping rows with missing values" + ("" if self.dropna == "all" else f" in {self.dropna}")
+        text += ", from " + ", ".join(f"`{p}`" for p in self.files)
+        if self.joins:
+            text += " (joined on " + ", ".join(f"`{j.key}`" for j in self.joins) + ")"
+        if self.digits is not None:
+            text += f"; round the answers to {self.digits} decimals"
+        if self.slots:
+            text += "; answer in the requested format " + " ".join(f"@{s}[...]" for s in self.slots)
+        return text + "."
+
+
+def describe_ask(ask: Ask) -> str:
+    """The ask in words, as plans, criteria and the task reader state it."""
+    label = LABELS.get(ask.stat, ask.stat)
+    if ask.stat == "percentile":
+        label = f"{ask.params.get('p', 50):g}th percentile"
+    if ask.stat == "linreg":
+        return f"the slope, intercept and R-squared of the least-squares line of `{ask.column}` on `{ask.second}`"
+    if ask.second:
+        subject = f"{label} of `{ask.column}` and `{ask.second}`"
+    elif ask.stat in ("ttest", "mannwhitney", "anova", "levene"):
+        subject = f"{label} of `{ask.column}` between the `{ask.group}` groups"
+    else:
+        subject = f"{label} of `{ask.column}`" if ask.column else label
+    if ask.group and ask.extreme:
+        word = "highest" if ask.extreme == "max" else "lowest"
+        return f"the `{ask.group}` with the {word} {subject}"
+    if ask.group and ask.stat not in ("ttest", "mannwhitney", "anova", "levene"):
+        return f"the {subject} per `{ask.group}`"
+    return f"the {subject}"
+
+
+def question_focus(text: str) -> str:
+    """The part of a task a question is read from: all of it, or for a long paste its first 4,000 and last 2,000
+    characters (where people put the question). Bounding it keeps every reading linear in the task's length."""
+    if len(text) <= HEAD_CHARS + TAIL_CHARS:
+        return text
+    return f"{text[:HEAD_CHARS]} … {text[-TAIL_CHARS:]}"
+
+
+def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
+    focus = question_focus(" ".join(task.split()))
+    spec = QuestionSpec(task=task, slots=format_slots(focus))
+    files = readable_files(profile)
+    if not files:
+        spec.problem = "no readable input file"
+        return spec
+    columns: dict[str, ColumnProfile] = {}
+    for data in files:
+        for column in data.columns:
+            columns.setdefault(column.name, column)
+    tokens = tokenize(without_slots(focus))
+    spec.derived = find_derived(tokens, ColumnIndex(columns))
+    kinds = {name: column.kind for name, column in columns.items()} | {d.name: "numeric" for d in spec.derived}
+    mentions = find_mentions(tokens, ColumnIndex(kinds))
+    constraints = read_constraints(tokens)
+    spec.digits = constraints.digits
+    taken = set(constraints.taken)
+    for derived in spec.derived:
+        taken |= set(range(derived.start, derived.end))
+    spec.dropna, span = missing_rows(tokens, mentions)
+    if span:
+        taken |= set(range(*span))
+    rule = ("z", constraints.z_threshold) if constraints.z_threshold is not None and constraints.iqr_factor is None \
+        else ("iqr", constraints.iqr_factor or 1.5)
+    samples = [row for data in files for row in data.sample]
+    said = {t.word for t in tokens if t.word}
+    named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
+    finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule),
+               lambda: year_ranges(tokens, mentions, files, taken),
+               lambda: comparisons(tokens, mentions, kinds, taken, columns),
+               lambda: signs(tokens, mentions, kinds, taken),
+               lambda: periods(tokens, mentions, files, taken),
+               lambda: named_values(tokens, mentions, columns, taken, samples),
+               lambda: unseen_values(tokens, mentions, columns, taken, named_files))
+    for finder in finders:
+        for found in finder():
+            spec.filters.append(found)
+            taken |= set(range(found.start, found.end))
+    # The words of a column name are not statistics ("'mean radius'", "total_phenols").
+    inside = {p for m in mentions if m.exact and m.end - m.start > 1 for p in range(m.start, m.end)}
+    nouns = frozenset(n for data in files for n in file_nouns(data))
+    levels = {name: column.distinct for name, column in columns.items()}
+    reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns, levels, inside)
+    index = ColumnIndex(kinds)
+
+    def slot_column(slot: str) -> str:
+        found = find_mentions(tokenize(slot.replace("_", " ")), index)
+        named = [m.column for m in found if kinds[m.column] == "numeric"]
+        return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
+
+    values = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
+    asks = reader.read()
+    spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
+    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column), values)
+    used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
+    for found in boolean_flags(tokens, mentions, columns, taken, used):
+        spec.filters.append(found)
+        taken |= set(range(found.start, found.end))
+    name_asks(spec.asks)
+    counted = counted_noun(tokens, nouns)
+    noun = counted or counted_noun(tokens, None)
+    if noun is not None:
+        name_counted_rows(spec.asks, noun.low)
+    named = frozenset(t.low for t in tokens if t.word)
+    _choose_files(spec, files, [t.word for t in tokens if t.word], counted.word if counted else "", named)
+    unprofiled = [p for p in profile.not_profiled if file_stem(p) in named]
+    if unprofiled:
+        spec.problem = (f"the question names {unprofiled[0]}, which was not profiled (a run profiles the first "
+                        f"{len(profile.files)} files of its inputs)")
+    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside, spec)
+    return spec
+
+
+def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,
+                  named: frozenset[str]) -> None:
+    derived_names = {d.name for d in spec.derived}
+    targets = [c for a in spec.asks for c in (a.column, a.second) if c and c not in derived_names]
+    targets += [c for d in spec.derived for c in d.columns]
+    others = [c for c in spec.columns if c not in targets and c not in derived_names]
+    sources = choose_sources(files, targets, others, tokens_words, counted, named)
+    spec.data, spec.joins, spec.problem = sources.primary, sources.joins, sources.problem
+    if len(files) > 1 and spec.data is not None:
+        used = ", ".join(f"`{p}`" for p in spec.files)
+        how = " joined on " + ", ".join(f"`{j.key}`" for j in spec.joins) if spec.joins else ""
+        spec.caveats.append(f"Answered from {used}{how} (of {len(files)} input files).")
+    if not spec.asks:
+        spec.problem = spec.problem or "no statistic, count or test could be read from the question"

@@ -1,0 +1,231 @@
+"""The asks read with a rule of their own: correlations, normality tests, outlier rules, group tests, regressions.
+
+    "Pearson correlation between petal_length and petal_width"   -> pearson(petal_length, petal_width)
+    "Shapiro-Wilk test on 'mean smoothness'"                      -> shapiro(mean smoothness)
+    "outliers in foodexp using the 1.5 IQR rule"                  -> outliers_iqr(foodexp, factor 1.5)
+    "Welch's t-test of progression between the sexes"             -> ttest(progression by sex)
+    "paired t-test of MAR against APR"                            -> paired(MAR, APR)
+    "regress petal_width on petal_length", "y = a + b * x"        -> linreg(y on x)
+    "chi-square test of independence between smoker and day"      -> chi2(smoker, day)
+    "one-way ANOVA of bill_length_mm across species", "Levene"    -> anova / levene(column by group)
+
+Each takes the columns it needs from the mentions of its sentence (then of the question) and records the tokens
+it read; one that cannot find them gives no ask, and its words stay unread.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, Z_TALK
+
+if TYPE_CHECKING:
+    from agentic_ds.offline.reader.asks import Ask, AskReader, Hit
+
+_REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
+
+
+def method_hits(reader: AskReader) -> list[Hit]:
+    """A named test ("Shapiro-Wilk", "KS", "Welch", "paired") is itself an ask, even with no other word for it."""
+    from agentic_ds.offline.reader.asks import MAX_HITS, Hit
+
+    hits = []
+    for i in sorted(reader.constraints.positions)[:MAX_HITS]:
+        method = METHOD_WORDS.get(reader.tokens[i].low, "")
+        if method in NORMALITY_TESTS:
+            hits.append(Hit("normality", i, 1))
+        elif method in ("welch", "student", "mannwhitney", "paired"):
+            hits.append(Hit("ttest", i, 1))
+        elif method in ("pearson", "spearman", "kendall"):
+            hits.append(Hit("corr", i, 1))
+    return hits
+
+
+def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]:
+    """The special asks of one sentence (one per kind), and the outlier count a z-score rule implies."""
+    kinds: dict[str, Hit] = {}
+    for hit in hits:
+        if hit.stat in ("corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"):
+            kinds.setdefault(hit.stat, hit)
+    if "linreg" in kinds:
+        kinds.pop("corr", None)          # "R-squared", "correlation" inside a regression are its parts
+    found: list[Ask] = []
+    for stat, hit in kinds.items():
+        ask = _READERS[stat](reader, hit, sentence)
+        if ask is not None and ask.column:
+            for other in hits:
+                if other.stat == stat:
+                    reader.use(other.position, other.position + other.width)
+            found.append(ask)
+    if found:
+        _use_test_talk(reader, hits, found)
+    c = reader.constraints
+    if c.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
+        counting = [h for h in hits if h.stat == "count"]
+        if counting:
+            reader.use(counting[0].position, counting[0].position + counting[0].width)
+            found.append(_outliers(reader, counting[0], sentence))
+    return found
+
+
+def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None:
+    """The words a test is asked with ("a significant difference", "is the variance equal", "centred on the
+    median") are the test's, not asks of their own."""
+    for i, token in enumerate(reader.tokens):
+        if token.low in TEST_TALK:
+            reader.use(i, i + 1)
+    stats = {a.stat for a in found}
+    for hit in hits:
+        outlier_words = hit.stat == "count" or hit.stat == "iqr" and "outliers_iqr" in stats
+        if outlier_words and stats & {"outliers_iqr", "outliers_z"}:
+            reader.use(hit.position, hit.position + hit.width)     # "count the outliers", "the IQR rule"
+    if "outliers_z" in stats:
+        _use_z_definition(reader)
+    levene = next((a for a in found if a.stat == "levene"), None)
+    for hit in hits if levene is not None else []:
+        before = {t.low[:4] for t in reader.tokens[max(0, hit.position - 3): hit.position]}
+        if hit.stat == "var":
+            reader.use(hit.position, hit.position + hit.width)
+        elif hit.stat in ("mean", "median") and before & {"cent"} and levene is not None:
+            levene.params["center"] = hit.stat
+            reader.use(hit.position - 3, hit.position + hit.width)
+
+
+def _use_z_definition(reader: AskReader) -> None:
+    """"Standardise income (z = (x - mean) / std)": the definition of the z-score the rule uses."""
+    depth = 0
+    for i, token in enumerate(reader.tokens):
+        depth += token.text == "("
+        if token.low in Z_TALK or depth and token.low in ("x", "=", "-", "/", "(", ")"):
+            reader.use(i, i + 1)
+        depth -= token.text == ")" and depth > 0
+
+
+def _corr(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    from agentic_ds.offline.reader.asks import Ask
+
+    c = reader.constraints
+    method = c.method("spearman", "kendall", "pearson") or "pearson"
+    columns = reader.columns_for(hit.position, sentence, 2)
+    if len(columns) < 2:
+        return None
+    return Ask(method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence)
+
+
+def _normality(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    from agentic_ds.offline.reader.asks import Ask
+
+    c = reader.constraints
+    test = c.method(*NORMALITY_TESTS) or "shapiro"
+    column = reader.column_for(hit.position, sentence, reader.numeric)
+    return Ask(test, column, params={"alpha": c.alpha}, position=hit.position, sentence=sentence) if column else None
+
+
+def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
+    from agentic_ds.offline.reader.asks import Ask
+
+    c = reader.constraints
+    column = reader.column_for(hit.position, sentence, reader.numeric)
+    if c.z_threshold is not None and c.iqr_factor is None:
+        return Ask("outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence)
+    return Ask("outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position,
+               sentence=sentence)
+
+
+def _two_groups(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    """A t-test (Welch unless Student's is named), Mann-Whitney, or a paired t-test of two columns."""
+    from agentic_ds.offline.reader.asks import Ask
+
+    c = reader.constraints
+    if c.method("paired"):
+        columns = reader.columns_for(hit.position, sentence, 2)
+        if len(columns) < 2:
+            return None
+        return Ask("paired", columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position,
+                   sentence=sentence)
+    test = "mannwhitney" if c.method("mannwhitney") else "ttest"
+    column, group = _column_and_group(reader, hit, sentence)
+    if not column:
+        return None
+    variant = "student" if c.method("student") and not c.method("welch") else None
+    params = {"method": variant, "alpha": c.alpha}
+    return Ask(test, column, group=group, params=params, position=hit.position, sentence=sentence)
+
+
+def _column_and_group(reader: AskReader, hit: Hit, sentence: int) -> tuple[str, str]:
+    """(measured column, grouping column) of a test across groups: the measure is a numeric column with many
+    values, the group one with few; the group is "" when the groups are named by their values (the filters hold
+    them, and `doubts.named_groups` makes them the test's groups)."""
+    measured = lambda n: reader.numeric(n) and not reader.groupable(n)  # noqa: E731
+    column = reader.column_for(hit.position, sentence, measured) or reader.column_for(hit.position, sentence,
+                                                                                      reader.numeric)
+    fits = lambda n: reader.groupable(n) and n != column  # noqa: E731
+    return column, reader.column_for(hit.position, sentence, fits) if column else ""
+
+
+def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    """One-way ANOVA or Levene's test of a numeric column across the groups of another."""
+    from agentic_ds.offline.reader.asks import Ask
+
+    column, group = _column_and_group(reader, hit, sentence)
+    if not column:
+        return None
+    return Ask(hit.stat, column, group=group, params={"alpha": reader.constraints.alpha}, position=hit.position,
+               sentence=sentence)
+
+
+def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    from agentic_ds.offline.reader.asks import Ask
+
+    columns = reader.columns_for(hit.position, sentence, 2, reader.groupable)
+    if len(columns) < 2:
+        return None
+    return Ask("chi2", columns[0], columns[1], params={"alpha": reader.constraints.alpha}, position=hit.position,
+               sentence=sentence)
+
+
+def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    """The least-squares line of y on x: "regress y on x", "regression of y on x", "y = a + b * x"."""
+    from agentic_ds.offline.reader.asks import Ask
+
+    pair = _y_on_x(reader) or _equation(reader)
+    if pair is None:
+        return None
+    y, x, start, end = pair
+    reader.use(start, end)
+    return Ask("linreg", y, x, position=hit.position, sentence=sentence)
+
+
+def _y_on_x(reader: AskReader) -> tuple[str, str, int, int] | None:
+    tokens = reader.tokens
+    for i, token in enumerate(tokens):
+        if token.low not in _REGRESSION_STARTS:
+            continue
+        on = next((j for j in range(i + 1, min(len(tokens), i + 12)) if tokens[j].low == "on"), None)
+        if on is None:
+            continue
+        y = next((m for m in reader.mentions if i < m.start < on and reader.numeric(m.column)), None)
+        x = next((m for m in reader.mentions if on < m.start <= on + 10 and reader.numeric(m.column)
+                  and (y is None or m.column != y.column)), None)
+        if y is not None and x is not None:
+            return y.column, x.column, i, x.end
+    return None
+
+
+def _equation(reader: AskReader) -> tuple[str, str, int, int] | None:
+    """"foodexp = a + b * income": the column before `=`, the one after the `*`."""
+    tokens = reader.tokens
+    ending = {m.end: m for m in reader.mentions if reader.numeric(m.column)}
+    for i, token in enumerate(tokens):
+        if token.text != "=" or i not in ending:
+            continue
+        y = ending[i]
+        star = next((j for j in range(i + 1, min(len(tokens), i + 7)) if tokens[j].text in ("*", "×", "x")), None)
+        x = reader.starting.get(star + 1) if star is not None else None
+        if x is not None and reader.numeric(x.column) and x.column != y.column:
+            return y.column, x.column, y.start, x.end
+    return None
+
+
+_READERS = {"corr": _corr, "normality": _normality, "outliers": _outliers, "ttest": _two_groups, "linreg": _linreg,
+            "chi2": _chi2, "anova": _by_group, "levene": _by_group}

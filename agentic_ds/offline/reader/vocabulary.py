@@ -1,0 +1,218 @@
+"""Every word the offline reader knows, in one place: what it means, and which words it must not leave unread.
+
+The readers (`asks`, `filters`, `periods`, `constraints`, `derived`, `slots`) look words up here; none keeps a list
+of its own. `DOUBT_WORDS` are the words that change what a question asks (a statistic, a sign, a grouping, an
+exclusion): a question that still holds one the readers did not use is not read with confidence (`doubts.py`).
+"""
+
+from __future__ import annotations
+
+# -- statistics ----------------------------------------------------------------------------------------------------
+ONE_WORD_STATS = {
+    "mean": "mean", "average": "mean", "avg": "mean", "averages": "mean", "median": "median", "std": "std",
+    "stdev": "std", "sd": "std", "variance": "var", "minimum": "min", "min": "min", "maximum": "max", "max": "max",
+    "sum": "sum", "total": "sum", "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
+    "mode": "mode", "percentage": "percent", "percent": "percent", "proportion": "percent", "share": "percent",
+    "fraction": "percent", "percentile": "percentile", "percentiles": "percentile", "centile": "percentile",
+    "quartile": "percentile", "count": "count", "distinct": "nunique", "unique": "nunique", "missing": "missing",
+    "null": "missing", "nulls": "missing", "outlier": "outliers", "outliers": "outliers", "outlying": "outliers",
+    "correlation": "corr", "correlations": "corr", "correlate": "corr", "correlated": "corr", "correlates": "corr",
+    "related": "corr", "relationship": "corr", "association": "corr", "associated": "corr", "normality": "normality",
+    "t-test": "ttest", "ttest": "ttest", "regress": "linreg", "regressing": "linreg", "regression": "linreg",
+    "regressed": "linreg", "ols": "linreg", "slope": "linreg", "intercept": "linreg", "r-squared": "linreg",
+    "r2": "linreg", "r^2": "linreg", "chi-square": "chi2", "chi-squared": "chi2", "chi2": "chi2", "anova": "anova",
+    "levene": "levene", "levene's": "levene",
+}
+TWO_WORD_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
+                  ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
+                  ("normal", "distribution"): "normality", ("t", "test"): "ttest", ("least", "squares"): "linreg",
+                  ("chi", "square"): "chi2", ("chi", "squared"): "chi2", ("most", "common"): "mode",
+                  ("most", "often"): "mode", ("most", "frequent"): "mode"}
+NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
+NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
+CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
+TWO_GROUP_TESTS = frozenset({"ttest", "mannwhitney"})
+GROUP_TESTS = frozenset({"anova", "levene"})
+# Statistics read with their own rule (two columns, a test, a rule), not as "stat of one column".
+SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"})
+TESTS = NORMALITY_TESTS | CORRELATIONS | TWO_GROUP_TESTS | GROUP_TESTS | {"chi2", "paired", "linreg"}
+EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
+            "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
+            "greater": "max", "more": "max", "warmest": "max", "peak": "max", "lowest": "min", "smallest": "min",
+            "least": "min", "fewest": "min", "minimum": "min", "min": "min", "worst": "min", "bottom": "min",
+            "lower": "min", "smaller": "min", "fewer": "min", "less": "min", "narrowest": "min", "lightest": "min",
+            "coldest": "min"}
+# Without a "which X", "the highest salary" is the maximum of salary.
+SUPERLATIVES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "lowest": "min",
+                "smallest": "min"}
+GROUP_PHRASES = (("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"), ("grouped", "by"),
+                 ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",), ("each",))
+WITH_WORDS = frozenset({"with", "has", "having", "had", "shows", "showing"})
+# Amounts summed (not averaged) when "which X has the highest <amount>" names no statistic.
+ADDITIVE = ("revenue", "sales", "amount", "quantity", "units", "profit", "cost", "spend", "orders", "volume",
+            "income", "population", "gdp", "qty")
+RATE_WORDS = ("per", "rate", "ratio", "avg", "mean", "pct", "share")
+LABELS = {
+    "mean": "mean", "median": "median", "sum": "total", "min": "minimum", "max": "maximum",
+    "std": "standard deviation", "var": "variance", "count": "number of rows", "nunique": "number of distinct values",
+    "missing": "number of missing values", "skew": "skewness", "kurtosis": "excess kurtosis",
+    "percent": "percentage", "percent_rows": "percentage of rows meeting the conditions", "range": "range",
+    "iqr": "interquartile range", "mode": "most common value",
+    "pearson": "Pearson correlation", "spearman": "Spearman correlation", "kendall": "Kendall correlation",
+    "shapiro": "Shapiro-Wilk test", "dagostino": "D'Agostino K-squared test", "ks": "Kolmogorov-Smirnov test",
+    "outliers_iqr": "IQR outlier count", "outliers_z": "z-score outlier count", "ttest": "t-test",
+    "mannwhitney": "Mann-Whitney test", "paired": "paired t-test", "linreg": "least-squares line",
+    "chi2": "chi-square test of independence", "anova": "one-way ANOVA", "levene": "Levene test",
+}
+
+# -- how the answer is wanted: methods, rounding, rules ------------------------------------------------------------
+METHOD_WORDS = {
+    "spearman": "spearman", "spearman's": "spearman", "kendall": "kendall", "kendall's": "kendall",
+    "tau": "kendall", "tau-b": "kendall", "rho": "spearman", "pearson": "pearson", "pearson's": "pearson",
+    "shapiro": "shapiro", "shapiro-wilk": "shapiro", "d'agostino": "dagostino", "d'agostino's": "dagostino",
+    "dagostino": "dagostino", "k-squared": "dagostino", "normaltest": "dagostino", "kolmogorov": "ks",
+    "kolmogorov-smirnov": "ks", "ks": "ks", "k-s": "ks", "welch": "welch", "welch's": "welch",
+    "student's": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney", "wilcoxon": "mannwhitney",
+    "paired": "paired",
+}
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
+ROUND_WORDS = frozenset({"round", "rounded", "rounding", "rounds"})
+Z_WORDS = frozenset({"z-score", "z-scores", "zscore", "zscores"})
+ALPHA_WORDS = frozenset({"alpha", "α", "significance"})
+# Words of a named rule that are part of it, not asks of their own ("1.5 IQR rule").
+RULE_FILLERS = frozenset({"x", "×", "*", "times", "the", "of"})
+
+# -- rows: comparisons, values, missing values, periods ------------------------------------------------------------
+COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
+    (("greater", "than", "or", "equal", "to"), ">="), (("more", "than", "or", "equal", "to"), ">="),
+    (("less", "than", "or", "equal", "to"), "<="), (("at", "least"), ">="), (("no", "less", "than"), ">="),
+    (("not", "less", "than"), ">="), (("at", "most"), "<="), (("no", "more", "than"), "<="), (("up", "to"), "<="),
+    (("greater", "than"), ">"), (("more", "than"), ">"), (("larger", "than"), ">"), (("higher", "than"), ">"),
+    (("bigger", "than"), ">"), (("above",), ">"), (("over",), ">"), (("exceeding",), ">"), (("exceeds",), ">"),
+    (("exceed",), ">"), ((">",), ">"), ((">=",), ">="), (("less", "than"), "<"), (("fewer", "than"), "<"),
+    (("lower", "than"), "<"), (("smaller", "than"), "<"), (("below",), "<"), (("under",), "<"), (("<",), "<"),
+    (("<=",), "<="), (("equal", "to"), "=="), (("equals",), "=="), (("=",), "=="), (("==",), "=="),
+    (("older", "than"), ">"), (("younger", "than"), "<"),
+    (("exactly",), "=="), (("!=",), "!="), (("not", "equal", "to"), "!="),
+), key=lambda item: -len(item[0])))
+OR_MORE = {("or", "more"): ">=", ("or", "above"): ">=", ("or", "less"): "<=", ("or", "fewer"): "<=",
+           ("or", "below"): "<="}
+SIGNS = {"negative": ("<", 0.0), "positive": (">", 0.0), "nonzero": ("!=", 0.0), "non-zero": ("!=", 0.0)}
+DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude excluding excluded remove removing "
+                       "skip skipping omit omitting without discard discarding leave".split())
+MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
+NEGATION = frozenset("not non excluding except without other than".split())
+LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
+CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
+GENERIC_VALUES = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na
+    n/a missing null good bad average normal open closed active inactive""".split())
+OUTLIER_WORDS = frozenset({"outlier", "outliers"})
+PERIOD_WORDS = {"in": "==", "during": "==", "since": ">=", "after": ">", "before": "<", "until": "<="}
+MONTHS = {name: index for index, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+    ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+    ("december", "dec")), start=1) for name in names}
+ROW_NOUNS = frozenset("row rows record records entry entries observation observations case cases line".split())
+
+# -- derived columns -----------------------------------------------------------------------------------------------
+DEFINERS = (("computed", "as"), ("calculated", "as"), ("defined", "as"), ("given", "by"), ("measured", "as"))
+SYMBOL_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "**": "**", "%": "%", "×": "*"}
+WORD_OPS = {"x": "*", "times": "*", "plus": "+", "minus": "-"}
+TWO_WORD_OPS = {("divided", "by"): "/", ("multiplied", "by"): "*"}
+NAME_STOP = frozenset("""what which who how is are was were the a an has have had highest lowest largest smallest
+    most least compute calculate create define let where with and for of in on mean average median total sum each
+    new column variable field""".split())
+
+# -- answer slots: which output of an ask a `@name[...]` wants -----------------------------------------------------
+SLOT_STATS = {
+    "mean": "mean", "avg": "mean", "average": "mean", "std": "std", "sd": "std", "stdev": "std", "deviation": "std",
+    "var": "var", "variance": "var", "median": "median", "min": "min", "minimum": "min", "max": "max",
+    "maximum": "max", "sum": "sum", "total": "sum", "count": "count", "skew": "skew", "skewness": "skew",
+    "kurt": "kurtosis", "kurtosis": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
+    "correlation": "corr", "outlier": "outliers", "outliers": "outliers", "missing": "missing", "distinct": "nunique",
+    "unique": "nunique", "percentile": "percentile", "range": "range", "iqr": "iqr", "share": "percent",
+    "percent": "percent", "percentage": "percent", "rate": "percent", "mode": "mode",
+}
+SLOT_PARTS = {"pvalue": "p_value", "statistic": "statistic", "stat": "statistic", "chi2": "statistic",
+              "t": "statistic", "f": "statistic", "w": "statistic", "normal": "normal", "normality": "normal",
+              "significant": "significant", "significance": "significant", "reject": "significant",
+              "slope": "slope", "intercept": "intercept", "r2": "r2", "rsquared": "r2", "squared": "r2",
+              "dof": "dof", "df": "dof"}
+FAMILIES = {"pearson": "corr", "spearman": "corr", "kendall": "corr", "outliers_iqr": "outliers",
+            "outliers_z": "outliers"}
+ONE_COLUMN_STATS = frozenset({"mean", "median", "std", "var", "min", "max", "sum", "skew", "kurtosis", "range", "iqr",
+                              "missing", "nunique"})
+
+# -- columns -------------------------------------------------------------------------------------------------------
+SKIP_IN_NAMES = frozenset({"of", "the", "a", "an"})          # may sit inside a column's words ("years of experience")
+# Words that name no column on their own, even when a column's name contains them ("co2_per_capita").
+NOT_ALONE = frozenset("""a an the of per by for in on at to and or is are was were what which how many much does do
+    did with vs versus each every all any value values column columns data dataset row rows number""".split())
+CODE_NAME_WORDS = ("id", "key", "code", "uuid")
+DISTINCT_WORDS = frozenset("distinct unique different separate".split())
+NOT_NOUNS = DISTINCT_WORDS | frozenset("of the a an total times".split())
+
+# -- open tasks ----------------------------------------------------------------------------------------------------
+OPEN_WORDS = frozenset("""explore exploratory eda analyse analyze analysis insights insight overview understand
+    investigate summarise summarize summary drives drive driving drivers driver factors factor predict predicts
+    predicting forecast forecasting explains explain affects affect determines determine influences influence
+    impact""".split())
+DRIVER_WORDS = frozenset("""drives drive driving drivers driver factors factor explains explain explained affects
+    affect determines determine influences influence impact relate""".split())
+GOAL_WORDS = {
+    "relationships": frozenset("why relationship correlation correlate associated association relate related".split()),
+    "group_comparisons": frozenset("which compare comparison differ difference segment segments versus vs".split()),
+    "trends": frozenset("trend trends time growth grow season seasonal monthly yearly weekly evolve".split()),
+    "distributions": frozenset("distribution outlier outliers skew spread anomaly anomalies histogram".split()),
+    "predictive": frozenset("predict forecast model classify regression regress".split()),
+}
+GOALS = ("audit", "descriptive", "relationships", "group_comparisons", "trends", "distributions", "predictive")
+# Column names that usually hold the quantity an analyst cares about, most telling first.
+INTERESTING = ("revenue", "sales", "amount", "price", "total", "profit", "value", "score", "income", "cost", "spend",
+               "salary", "units", "qty")
+ESTIMATE_WORDS = frozenset("regression regress model fit fitted predict forecast coefficient r-squared r2 estimate "
+                           "estimated driver drivers importance slope intercept".split())
+
+# -- confidence ----------------------------------------------------------------------------------------------------
+# Words that change what is asked. Left unread, the question was not understood: a statistic the readers do not
+# know, a sign, an exclusion, a comparison of periods, a ranking.
+DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(METHOD_WORDS) | set("""
+    which ratio difference differences rise rose increase increased decrease decreased change changed growth grew
+    trend cumulative rank ranked ranking list except excluding non without complete duplicate duplicates cv times
+    twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
+    versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
+    interval forecast predict predicted residual residuals standardise standardize standardised standardized
+    normalise normalize log logarithm""".split()))
+# Phrases that ask for something the readers do not compute, even when each word of them is harmless.
+DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
+# Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
+TEST_TALK = frozenset("""significant significantly significance difference differences differ differs different
+    independent independence equal equality reject rejected normal normally distributed rank""".split())
+# Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
+Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
+# Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
+EACH_WORDS = frozenset({"each", "both", "all", "respectively"})
+# Words that say nothing about what is asked, when comparing an ask with an answer or a criterion.
+STOP_WORDS = frozenset("""a an the of in on at for to and or with by over between from during did does do is are was
+    were be been being how what which when where why who whose this that these those it its their there has have
+    had per each every all any some than as into across within vs versus data dataset column columns value values
+    me us we you your our can could would should will may might please about also both either among after before
+    since until through more most less least much many very just only not no yes whether then so such give tell
+    show find compute calculate report state list describe determine estimate identify answer rounded round
+    decimals decimal places using use given based file files table csv first next finally load read open look
+    row rows number answer""".split())
+# What a stage someone else planned is for, by its words (the first that matches).
+STAGE_GOALS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("audit", frozenset("audit quality missing duplicate clean".split())),
+    ("trend", frozenset("trend time monthly series season seasonal".split())),
+    ("compare", frozenset("compare comparison differ difference anova t-test across group".split())),
+    ("relationships", frozenset("correlation correlate relationship associate association".split())),
+    ("distributions", frozenset("distribution outlier histogram skew".split())),
+    ("classification", frozenset("classify classification classifier".split())),
+    ("regression", frozenset("predict regression regress model forecast".split())),
+    ("descriptive", frozenset("describe summary overview descriptive".split())),
+)
+# Words that make a result sentence a finding rather than an inventory (the report's headline of a result).
+TELLING_WORDS = frozenset("""strong strongest strongly significant significantly highest lowest largest smallest trend
+    differ different difference outliers skew""".split())

@@ -1,0 +1,121 @@
+"""Turn a stage (or simple mode's task) into steps: each an ordered list of code attempts.
+
+An attempt is rendered code plus the result file it must write. For a stage of the offline planner's plan the
+first attempt is the method it planned (the plan is derived again from the same task and profile, and the stage
+found by its result file or title); for a stage someone else wrote, the template its words and the profile point
+to. Later attempts are other templates that bind the same columns and, last, the plain-pandas fallback. Retries
+walk down this list, so no code runs twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from agentic_ds.offline.planner.binding import Roles
+from agentic_ds.offline.planner.methods import Method, candidate_methods
+from agentic_ds.offline.planner.plan import REPLAN_STAGES, plan_for
+from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.mentions import mentioned_columns, words
+from agentic_ds.offline.reader.vocabulary import STAGE_GOALS
+from agentic_ds.offline.roles.fallback import fallback_code
+from agentic_ds.profiling.model import DataProfile, FileProfile
+from agentic_ds.schema import StageRecord
+from agentic_ds.skills import SkillLibrary
+from agentic_ds.workspace import slugify
+
+log = logging.getLogger(__name__)
+SIMPLE_STEPS = 3
+
+
+@dataclass(frozen=True)
+class Attempt:
+    label: str                 # "skill/template" or "fallback"
+    code: str
+    result_path: str
+
+
+@dataclass
+class Step:
+    title: str
+    attempts: list[Attempt] = field(default_factory=list)
+
+
+def stage_step(stage: StageRecord, task: str, profile: DataProfile, library: SkillLibrary) -> Step:
+    """The attempts of one stage of an orchestrated run."""
+    try:
+        planned = plan_for(task, profile, library, REPLAN_STAGES).step_for(stage.title, stage.expected_outputs)
+    except ValueError:
+        planned = None
+    if planned is not None and planned.roles is not None:
+        others = candidate_methods(library, planned.goal, planned.roles, context=planned.text)
+        return _step(stage.title, [planned.method, *others], library)
+    return _step(stage.title, infer_methods(stage, profile, library), library)
+
+
+def task_steps(task: str, profile: DataProfile, library: SkillLibrary) -> list[Step]:
+    """Simple mode: the answer step of a direct question, or the first analysis steps of an open task."""
+    plan = plan_for(task, profile, library, SIMPLE_STEPS + 1)
+    steps = plan.steps[1:] if len(plan.steps) > 1 else plan.steps          # no audit in quick mode
+    return [_step(s.title, [s.method, *candidate_methods(library, s.goal, s.roles, context=s.text)], library)
+            for s in steps[:SIMPLE_STEPS] if s.roles is not None]
+
+
+def infer_methods(stage: StageRecord, profile: DataProfile, library: SkillLibrary) -> list[Method]:
+    """Templates for a stage the offline planner did not write: a closed question its words state, else the goal
+    its words name, bound to the columns they mention."""
+    text = f"{stage.title}. {stage.description}"
+    wanted = [c.name for f in readable_files(profile) for c in mentioned_columns(text, f.columns)]
+    data = primary_file(profile, wanted)
+    if data is None:
+        return []
+    result_path = next((o for o in stage.expected_outputs if o.startswith("outputs/") and o.endswith(".json")),
+                       f"outputs/{slugify(stage.id, 8)}-{slugify(stage.title, 24)}.json")
+    roles = Roles(data_path=data.path, result_path=result_path,
+                  fig_prefix=result_path.replace("outputs/", "figures/").removesuffix(".json"),
+                  encoding=encoding_of(profile, data.path))
+    reading = read_question(text, profile)
+    if reading.spec.answerable and reading.spec.data is not None:
+        roles.data_path, roles.given = reading.spec.data.path, reading.spec.params()
+        return candidate_methods(library, "answers", roles, context=text)
+    said = set(words(text))
+    goal = next((g for g, vocabulary in STAGE_GOALS if said & vocabulary), "descriptive")
+    _roles_from_mentions(roles, text, data)
+    return candidate_methods(library, goal, roles, context=text)
+
+
+def _roles_from_mentions(roles: Roles, text: str, data: FileProfile) -> None:
+    named = mentioned_columns(text, data.columns)
+    numeric = [c.name for c in named if c.kind == "numeric"]
+    groups = [c.name for c in named if is_groupable(c)]
+    dated = [c.name for c in named if c.kind == "datetime"] or [c.name for c in of_kind(data, "datetime")]
+    all_numeric = [c.name for c in of_kind(data, "numeric")]
+    roles.target = (numeric or all_numeric or [""])[0]
+    roles.second = (numeric[1:] or [c for c in all_numeric if c != roles.target] or [""])[0]
+    roles.group = (groups or [c.name for c in data.columns if is_groupable(c)] or [""])[0]
+    roles.time = (dated or [""])[0]
+    roles.columns = numeric or all_numeric[:12]
+
+
+def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
+    step = Step(title)
+    seen: set[str] = set()
+    for method in methods:
+        try:
+            code = method.render(library)
+        except Exception:  # noqa: BLE001 - a template that does not render is simply not an option
+            # ...but a broken template in the skills folder must still be visible to whoever maintains it.
+            log.warning("skipped %s/%s: it does not render", method.skill, method.template, exc_info=True)
+            continue
+        if code in seen:
+            continue
+        seen.add(code)
+        step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
+    if step.attempts:
+        first = methods[0].params
+        columns = [str(v) for k, v in sorted(first.items())
+                   if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat", "encoding")]
+        code = fallback_code(str(first["data_path"]), step.attempts[0].result_path, columns, first.get("encoding"))
+        step.attempts.append(Attempt("fallback", code, step.attempts[0].result_path))
+    return step

@@ -1,0 +1,78 @@
+"""criteria_checker: each criterion is met only when a result file of this run shows it.
+
+A criterion that names a result file (`outputs/02-answer.json states ...`) is met when that file exists and
+carries summary sentences; the evidence cites the file and quotes its first sentence as the file writes it. A
+criterion naming no file is matched to the result sentence sharing the most content words with it (at least
+two). A criterion added for an ask of a question the offline reader could not read stays unmet, saying why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_ds.offline import context as ctx
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.addressing import content
+from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
+from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.schema import CriterionRecord
+
+_RESULT_PATH = re.compile(r"outputs/[\w./\-]{1,200}")
+MIN_SHARED_WORDS = 2
+EVIDENCE_CHARS = 600
+
+
+def named_results(text: str) -> list[str]:
+    """The `outputs/....json` paths a criterion's words name, in order."""
+    found = [m.group(0) for m in _RESULT_PATH.finditer(text)]
+    return result_files([p[: p.find(".json") + 5] for p in found if ".json" in p])
+
+
+def criteria_turn(req: ParsedRequest) -> Reply:
+    criteria = ctx.criteria(req)
+    produced = result_files(ctx.produced(req))
+    named = [p for c in criteria for p in named_results(c.text)]
+    documents = results_or_fetch(req, list(dict.fromkeys([*named, *produced])))
+    if isinstance(documents, Reply):
+        return documents
+    reading = read_question(ctx.task(req), ctx.profile(req))
+    unread = reading.why_unread() if reading.kind == "unread" else ""
+    return Reply.json({"criteria": [judge(c, documents, unread) for c in criteria]})
+
+
+def judge(criterion: CriterionRecord, documents: dict[str, dict], unread: str = "") -> dict[str, object]:
+    if unread and criterion.origin == "asks":
+        return _verdict(criterion, False, f"the offline model could not read the question with confidence: {unread}")
+    paths = named_results(criterion.text)
+    if paths:
+        missing = [p for p in paths if not _summary(documents.get(p))]
+        if missing:
+            return _verdict(criterion, False, f"{', '.join(missing)} does not exist yet or has no result.")
+        return _verdict(criterion, True, "; ".join(f"{p}: {_best(criterion, {p: documents[p]})[2]}" for p in paths))
+    best = _best(criterion, documents)
+    if best[0] >= MIN_SHARED_WORDS:
+        return _verdict(criterion, True, f"{best[1]}: {best[2]}")
+    return _verdict(criterion, False, "no result file of this run shows this yet.")
+
+
+def _best(criterion: CriterionRecord, documents: dict[str, dict]) -> tuple[int, str, str]:
+    """(shared words, path, sentence) of the result sentence closest to the criterion's words (the first one of
+    the first file when none shares a word)."""
+    wanted = {w for w in content(criterion.text) if len(w) > 2}
+    best: tuple[int, str, str] = (-1, "", "")
+    for path in sorted(documents):
+        for sentence in _summary(documents[path]):
+            overlap = len(wanted & set(content(sentence)))
+            if overlap > best[0]:
+                best = (overlap, path, sentence)
+    return best
+
+
+def _summary(document: object) -> list[str]:
+    if isinstance(document, dict) and isinstance(document.get("summary"), list):
+        return [str(s) for s in document["summary"] if str(s).strip()]
+    return []
+
+
+def _verdict(criterion: CriterionRecord, met: bool, evidence: str) -> dict[str, object]:
+    return {"id": criterion.id, "met": met, "evidence": evidence[:EVIDENCE_CHARS]}

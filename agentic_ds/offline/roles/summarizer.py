@@ -1,0 +1,121 @@
+"""summary_agent: the report, written only from the final answer, the stage records and the run's result files.
+
+It reads every `outputs/*.json` the run produced, then writes: the answer first, key findings, methods, stage
+results, caveats and the run status. Every number it prints is a sentence of a result file or of the validated
+answer, copied as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentic_ds.offline import context as ctx
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.addressing import content
+from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
+from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
+from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.schema import RunStatus
+
+MAX_FINDINGS_PER_FILE = 3
+_BACKGROUND = ("audit", "describe", "overview")
+_INVENTORY = ("Correlations among", "Described", "Audited", "Loaded")
+
+
+def summary_turn(req: ParsedRequest) -> Reply:
+    documents = results_or_fetch(req, result_files(ctx.produced(req)))
+    if isinstance(documents, Reply):
+        return documents
+    answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
+    status = str(req.context.get("status") or "unknown")
+    line = str(req.context.get("run_status") or status)
+    reading = read_question(ctx.task(req), ctx.profile(req))
+    caveats = [f"The question could not be answered as asked: {reading.why_unread()}."] \
+        if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
+    caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(ctx.profile(req).problems)
+    caveats += [str(n) for d in documents.values() for n in d.get("notes") or []]
+    if req.context.get("mode") == "simple":
+        return Reply.say(_simple_report(answer or {}, documents, caveats, status, line))
+    return Reply.say(_full_report(req, answer or {}, documents, caveats, status, line))
+
+
+def is_background(document: dict[str, Any]) -> bool:
+    template = str(document.get("template", "")).lower()
+    return any(word in template for word in _BACKGROUND)
+
+
+def analysis_paths(results: dict[str, dict[str, Any]]) -> list[str]:
+    """The results that answer the task (not audits or overviews), in path order; all of them if none does."""
+    ordered = sorted(results)
+    return [p for p in ordered if not is_background(results[p])] or ordered
+
+
+def headline(document: dict[str, Any], task: str) -> str:
+    """The most telling sentence of a result: one naming a finding (strong, significant, highest...) in the
+    task's words, not an inventory."""
+    if document.get("headline"):
+        return str(document["headline"])
+    task_words = set(content(task))
+    scored = []
+    for order, sentence in enumerate(str(s) for s in document.get("summary") or []):
+        said = set(content(sentence))
+        score = 2 * len(task_words & said) + 2 * len(said & TELLING_WORDS) - 5 * sentence.startswith(_INVENTORY)
+        scored.append((-score, order, sentence))
+    return min(scored)[2] if scored else ""
+
+
+def _sentences(document: dict[str, Any], limit: int | None = None) -> list[str]:
+    sentences = [str(s) for s in document.get("summary") or []]
+    return sentences[:limit] if limit else sentences
+
+
+def _answer_lines(answer: dict[str, Any]) -> list[str]:
+    text = str(answer.get("answer") or "").strip()
+    lines = [text or "No validated answer was produced."]
+    for ask in answer.get("asks") or []:
+        if isinstance(ask, dict) and not ask.get("answered"):
+            lines.append(f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})")
+    return lines
+
+
+def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
+                 status: str, line: str) -> str:
+    lines = ["## Answer", *_answer_lines(answer), "", "## Key findings"]
+    for path, document in sorted(results.items()):
+        lines += [f"- {s} (`{path}`)" for s in _sentences(document, MAX_FINDINGS_PER_FILE)]
+    if not results:
+        lines.append("- none: no stage wrote a result.")
+    lines += ["", "## Methods"]
+    lines += [f"- `{d.get('skill', '?')}/{d.get('template', '?')}` -> `{p}`" for p, d in sorted(results.items())]
+    lines += ["", "## Stage results"]
+    stages = [s for s in ctx.stages(req) if s.status.finished]
+    for stage in stages:
+        first = next((ln[2:] for ln in stage.summary.splitlines() if ln.startswith("- ")), "")
+        first = first or ("no attempt produced a result" if "FAILED" in stage.summary else "")
+        lines.append(f"- {stage.title} ({stage.status.value})" + (f": {first}" if first else ""))
+    if not stages:
+        lines.append("No stage finished.")
+    notes = caveats + [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
+    if status != RunStatus.COMPLETED:
+        notes.append(f"The run did not complete cleanly ({line}).")
+    lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]), "",
+              _footer(status, line)]
+    return "\n".join(lines) + "\n"
+
+
+def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str], status: str,
+                   line: str) -> str:
+    lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed"]
+    for path, document in sorted(results.items()):
+        first = _sentences(document, 1)
+        lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`"
+                     + (f": {first[0]}" if first else ""))
+    if not results:
+        lines.append("- No result file was written.")
+    lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(caveats)] or ["- None found."]), "",
+              _footer(status, line)]
+    return "\n".join(lines) + "\n"
+
+
+def _footer(status: str, line: str) -> str:
+    return f"**Run status:** `{status}` - {line.partition(' - ')[2] or status}"

@@ -1,0 +1,101 @@
+"""answer_validator (both modes): restate the answer the result files support, ask by ask, citing them.
+
+Each ask's answer is a sentence of a result file this run's code wrote, copied as the file gives it, with that
+file cited; nothing is composed. A direct question's asks are answered by the `compute_answers` result, one
+sentence per ask of the reading (with its `@name[value]`); an open task's by the most telling sentence of each
+analysis. A question the offline reader could not read is not answered, and the validator says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentic_ds.offline import context as ctx
+from agentic_ds.offline.reader import ReadAsk, Reading, read_question
+from agentic_ds.offline.reader.addressing import addresses
+from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
+from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.roles.summarizer import analysis_paths, headline
+from agentic_ds.schema import StageStatus
+
+ANSWERS_TEMPLATE = "compute_answers"
+UNREAD = "The offline model could not read this question with confidence"
+
+
+def validator_turn(req: ParsedRequest) -> Reply:
+    reading = read_question(ctx.task(req), ctx.profile(req))
+    execution, stages = ctx.execution(req), ctx.stages(req)
+    simple = req.context.get("mode") == "simple"
+    paths = result_files([str(f) for f in execution.get("files") or []] + ctx.produced(req))
+    documents = results_or_fetch(req, paths)
+    if isinstance(documents, Reply):
+        return documents
+    ran = bool(execution.get("ok")) if simple else any(s.status is StageStatus.APPROVED for s in stages)
+    asks = ctx.asks(req)
+    if not ran or not documents:
+        why = "the execution failed" if not ran else "no result file with a summary was written"
+        return _reply(False, f"No validated answer: {why}.", [_unanswered(a, why) for a in asks], [why], "text")
+    if reading.kind == "unread":
+        why = f"{UNREAD}: {reading.why_unread()}"
+        return _reply(False, f"{why}. It did not answer it.", [_unanswered(a, why) for a in asks], [why], "text")
+    if reading.direct:
+        return _direct(reading, asks, documents)
+    return _open(reading, asks, documents)
+
+
+def _direct(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dict[str, Any]]) -> Reply:
+    found = [p for p in sorted(documents) if documents[p].get("template") == ANSWERS_TEMPLATE]
+    if not found:
+        why = "no result of this run computes the asks (the analysis that ran describes the data)"
+        return _reply(False, f"No validated answer: {why}.", [_unanswered(a, why) for a in asks], [why], "text")
+    path, document = found[-1], documents[found[-1]]
+    sentences = [str(s) for s in document.get("summary") or []]
+    by_name = {ask.name: sentences[i] for i, ask in enumerate(reading.spec.asks) if i < len(sentences)}
+    parts = [_part(ask, _read_ask(ask, reading.asks), by_name, path) for ask in asks]
+    answered = [p["answer"] for p in parts if p["answered"]]
+    answer = " ".join(dict.fromkeys(answered)) or "No ask could be answered from the result."
+    caveats = list(reading.spec.caveats) + [str(n) for n in document.get("notes") or []]
+    grouped = bool(document.get("by_group"))
+    kind = "table" if grouped else "number" if len(reading.spec.asks) == 1 else "text"
+    return _reply(bool(answered), answer, parts, caveats, kind,
+                  trace=[f"Read the task as a direct question of {len(reading.spec.asks)} ask(s).",
+                         f"Re-read {path}, which {document.get('skill', '?')}/{ANSWERS_TEMPLATE} wrote."])
+
+
+def _read_ask(ask: dict[str, str], read: list[ReadAsk]) -> ReadAsk | None:
+    """The reading's ask a run's ask is: the one filling its slot, worded as it, or the one its words speak of."""
+    return (next((r for r in read if ask["slot"] and r.slot == ask["slot"]), None)
+            or next((r for r in read if r.text == ask["text"]), None)
+            or next((r for r in read if r.name and addresses(ask["text"], r.text)), None))
+
+
+def _part(ask: dict[str, str], read: ReadAsk | None, by_name: dict[str, str], path: str) -> dict[str, Any]:
+    sentence = by_name.get(read.name, "") if read is not None else ""
+    if not sentence:
+        return _unanswered(ask, "no sentence of the result states it")
+    missing = ask["slot"] and (f"@{ask['slot']}[" not in sentence or f"@{ask['slot']}[n/a]" in sentence)
+    if missing or not any(ch.isdigit() for ch in sentence) and not ask["slot"]:
+        return {"id": ask["id"], "answered": False, "answer": sentence, "files": [path]}
+    return {"id": ask["id"], "answered": True, "answer": sentence, "files": [path]}
+
+
+def _open(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dict[str, Any]]) -> Reply:
+    paths = analysis_paths(documents)
+    lines = [headline(documents[p], reading.task) for p in paths]
+    answer = " ".join(line for line in lines if line)
+    parts = [{"id": a["id"], "answered": bool(answer), "answer": answer, "files": paths} for a in asks]
+    caveats = [str(n) for p in paths for n in documents[p].get("notes") or []]
+    return _reply(bool(answer), answer or "No analysis result was written.", parts, caveats, "text",
+                  trace=["Read the task as an open analysis.", f"Re-read {', '.join(paths)}."])
+
+
+def _unanswered(ask: dict[str, str], why: str) -> dict[str, Any]:
+    return {"id": ask["id"], "answered": False, "answer": why, "files": []}
+
+
+def _reply(valid: bool, answer: str, parts: list[dict[str, Any]], caveats: list[str], output_type: str,
+           trace: list[str] | None = None) -> Reply:
+    confidence = "low" if not valid else "medium" if caveats else "high"
+    return Reply.json({"valid": valid, "answer": answer, "confidence": confidence,
+                       "caveats": list(dict.fromkeys(caveats)), "reasoning_trace": trace or [],
+                       "output_type": output_type, "asks": parts})

@@ -1,0 +1,26 @@
+"""bench/cassettes.py: calls, tokens and the cacheable-prefix share of recorded runs, per stage."""
+
+from __future__ import annotations
+
+from agentic_ds.testing.cassette import CassetteWriter, read_cassette
+from agentic_ds.testing.chat_request import read_request
+from bench.cassettes import measure, serialise
+from tests.relay_support import body, call_and_result
+
+
+def test_each_stage_counts_its_calls_tokens_and_the_prefix_shared_with_the_agents_previous_request(tmp_path):
+    first = body()
+    second = body("coding_agent", *call_and_result("call_0", "run_python", {"code": "print(1)"}, {"ok": True}))
+    writer = CassetteWriter(tmp_path / "c.jsonl")
+    for request, scope in ((first, "stage_orchestrator.s1"), (second, "stage_orchestrator.s2"), (body("x"), "")):
+        writer.add(read_request(request), scope, {"content": "ok", "tool_calls": []})
+    writer.close()
+    recorded = read_cassette(tmp_path / "c.jsonl")
+    texts = [serialise(r) for r in recorded]
+    assert texts[0].startswith("system: You write code.") and '"name": "run_python"' in texts[0]
+    assert texts[1].startswith(texts[0])   # the second request of the agent extends the first
+    stages = measure(recorded)
+    assert list(stages) == ["s1", "s2", "(root)"]
+    assert stages["s1"].prefix_chars == 0 and stages["(root)"].prefix_chars == 0   # first requests of an agent
+    assert stages["s2"].prefix_chars == len(texts[0]) and stages["s2"].tokens == len(texts[1]) // 4
+    assert 0 < stages["s2"].share < 1

@@ -1,0 +1,323 @@
+"""The offline reader: asks, filters, periods, derived columns, files and joins, rounding and answer format, and
+whether a question was read with confidence at all.
+
+The questions here are not the eval sets' (examples/eval, tests/heldout): they are other phrasings over the bundled
+data, so these tests check that the reading generalises rather than that it memorised a set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentic_ds.offline.reader import read_question
+from agentic_ds.offline.reader.spec import build_spec
+from agentic_ds.profiling import profile_inputs
+
+DATA = Path(__file__).resolve().parents[1] / "examples" / "eval" / "data"
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    def profile(name: str):
+        path = DATA / name
+        files = sorted(path.rglob("*.csv")) if path.is_dir() else [path]
+        return profile_inputs(files, base=DATA.parent)
+
+    return {
+        key: profile(name)
+        for key, name in {
+            "emp": "employees.csv",
+            "sen": "sensors.csv",
+            "stu": "students.csv",
+            "cty": "countries.csv",
+            "shop": "shop",
+        }.items()
+    }
+
+
+def asks_of(spec):
+    return [(a.stat, a.column, a.second, a.group, a.extreme) for a in spec.asks]
+
+
+def filters_of(spec):
+    return [(f.column, f.op, f.value) for f in spec.filters]
+
+
+@pytest.mark.parametrize(
+    ("data", "task", "asks", "filters"),
+    [
+        (
+            "emp",
+            "Calculate the average and median salary for employees older than 50.",
+            [("mean", "salary", "", "", ""), ("median", "salary", "", "", "")],
+            [("age", ">", 50)],
+        ),
+        (
+            "emp",
+            "What's the std of bonus among Mid level staff?",
+            [("std", "bonus", "", "", "")],
+            [("level", "==", "Mid")],
+        ),
+        ("emp", "How many employees work remotely?", [("count", "", "", "", "")], [("remote", "==", True)]),
+        (
+            "emp",
+            "Among employees in Oslo, what is the highest salary?",
+            [("max", "salary", "", "", "")],
+            [("city", "==", "Oslo")],
+        ),
+        ("emp", "Which city has the lowest average bonus?", [("mean", "bonus", "", "city", "min")], []),
+        (
+            "emp",
+            "Report the correlation of age with salary using Kendall's tau.",
+            [("kendall", "age", "salary", "", "")],
+            [],
+        ),
+        (
+            "emp",
+            "Is the bonus normally distributed? Use the Shapiro-Wilk test.",
+            [("shapiro", "bonus", "", "", "")],
+            [],
+        ),
+        (
+            "emp",
+            "Count the employees with a performance_score of at least 4 in Sales.",
+            [("count", "", "", "", "")],
+            [("performance_score", ">=", 4), ("department", "==", "Sales")],
+        ),
+        ("emp", "What proportion of employees are remote?", [("percent", "remote", "", "", "")], []),
+        (
+            "emp",
+            "How many employees have more than 20 years of experience?",
+            [("count", "", "", "", "")],
+            [("years_experience", ">", 20)],
+        ),
+        (
+            "sen",
+            "What is the maximum temperature recorded by sensor C?",
+            [("max", "temperature", "", "", "")],
+            [("sensor", "==", "C")],
+        ),
+        (
+            "sen",
+            "How many pressure values are outliers using 3 times the IQR?",
+            [("outliers_iqr", "pressure", "", "", "")],
+            [],
+        ),
+        ("stu", "What share of male students passed?", [("percent", "passed", "", "", "")], [("gender", "==", "male")]),
+        ("stu", "Which gender has a higher median study_hours?", [("median", "study_hours", "", "gender", "max")], []),
+        (
+            "stu",
+            "Average sleep_hours of students in class B?",
+            [("mean", "sleep_hours", "", "", "")],
+            [("class", "==", "B")],
+        ),
+        (
+            "cty",
+            "What is the median co2_per_capita of countries with population_m under 10?",
+            [("median", "co2_per_capita", "", "", "")],
+            [("population_m", "<", 10)],
+        ),
+        (
+            "cty",
+            "Which continent has the largest total gdp_billion?",
+            [("sum", "gdp_billion", "", "continent", "max")],
+            [],
+        ),
+        (
+            "cty",
+            "How many countries have population_m between 5 and 20?",
+            [("count", "", "", "", "")],
+            [("population_m", ">=", 5), ("population_m", "<=", 20)],
+        ),
+        (
+            "emp",
+            "What's the average age of employees in the 'Sales' department?",
+            [("mean", "age", "", "", "")],
+            [("department", "==", "Sales")],
+        ),
+        (
+            "emp",
+            "Calculate the proportion of employees whose salary exceeds 80000.",
+            [("percent_rows", "", "", "", "")],
+            [("salary", ">", 80000)],
+        ),
+        (
+            "emp",
+            "What is the total bonus paid to Engineering employees in Oslo?",
+            [("sum", "bonus", "", "", "")],
+            [("department", "==", "Engineering"), ("city", "==", "Oslo")],
+        ),
+        (
+            "cty",
+            "List the country with the highest life_expectancy in Europe.",
+            [("mean", "life_expectancy", "", "country", "max")],
+            [("continent", "==", "Europe")],
+        ),
+        (
+            "sen",
+            "Find the median humidity for readings where the pressure is below 1010.",
+            [("median", "humidity", "", "", "")],
+            [("pressure", "<", 1010)],
+        ),
+    ],
+)
+def test_questions_are_read_into_asks_and_filters(profiles, data, task, asks, filters):
+    spec = build_spec(task, profiles[data])
+    assert spec.answerable, spec.problem
+    assert asks_of(spec) == asks
+    assert filters_of(spec) == filters
+
+
+def test_an_ignore_missing_constraint_filters_rows_and_never_replaces_the_statistic(profiles):
+    spec = build_spec("What is the mean bonus, ignoring rows with missing values?", profiles["emp"])
+    assert asks_of(spec) == [("mean", "bonus", "", "", "")] and spec.dropna == "all"
+    counted = build_spec("How many missing values does bonus have?", profiles["emp"])
+    assert asks_of(counted) == [("missing", "bonus", "", "", "")] and counted.dropna is None
+
+
+def test_method_rounding_and_format_shape_the_asks(profiles):
+    spec = build_spec("Use Spearman to correlate age and salary, rounded to 3 decimal places: @rho[value] "
+                      "@p_value[value]", profiles["emp"])
+    assert asks_of(spec) == [("spearman", "age", "salary", "", "")] and spec.digits == 3
+    assert spec.asks[0].slots == {"value": "rho", "p_value": "p_value"}
+    ordered = build_spec("Give @std_price[value] and @mean_price[value] for salary.", profiles["emp"])
+    assert {a.stat: a.slots["value"] for a in ordered.asks} == {"std": "std_price", "mean": "mean_price"}
+
+
+def test_words_describing_a_method_are_not_extra_asks_when_the_format_names_the_answer(profiles):
+    spec = build_spec("KS test of pressure against a normal with the sample mean and standard deviation: "
+                      "@statistic[value]", profiles["sen"])
+    assert asks_of(spec) == [("ks", "pressure", "", "", "")] and spec.asks[0].slots == {"statistic": "statistic"}
+
+
+def test_outliers_to_remove_are_a_filter_and_tests_report_significance(profiles):
+    spec = build_spec("Remove the outliers of bonus with the z-score method (|z| > 3), then compute the mean bonus. "
+                      "@mean_bonus[value]", profiles["emp"])
+    assert asks_of(spec) == [("mean", "bonus", "", "", "")]
+    assert filters_of(spec) == [("bonus", "not_outlier", {"rule": "z", "threshold": 3.0})]
+    iqr = build_spec("After excluding outliers in training_hours by the IQR rule, what is the mean training_hours?",
+                     profiles["emp"])
+    assert filters_of(iqr) == [("training_hours", "not_outlier", {"rule": "iqr", "threshold": 1.5})]
+    test = build_spec("Is there a significant difference in salary between remote and non-remote employees? Use a "
+                      "two-sample t-test at alpha 0.01: @p_value[value] @significant[yes/no]", profiles["emp"])
+    assert asks_of(test) == [("ttest", "salary", "", "remote", "")] and test.asks[0].params["alpha"] == 0.01
+    assert test.asks[0].slots == {"p_value": "p_value", "significant": "significant"}
+
+
+def test_a_slot_naming_a_group_takes_that_groups_value(profiles):
+    spec = build_spec(
+        "What is the mean salary per level? Report @mean_salary_junior[value] @mean_salary_senior[value].",
+        profiles["emp"],
+    )
+    assert asks_of(spec) == [("mean", "salary", "", "level", "")]
+    assert spec.asks[0].slots == {"group:Junior": "mean_salary_junior", "group:Senior": "mean_salary_senior"}
+
+
+def test_derived_columns_are_defined_then_used(profiles):
+    spec = build_spec("gdp per person = gdp_billion * 1000 / population_m. What is its maximum?", profiles["cty"])
+    assert [(d.name, d.expression, d.columns) for d in spec.derived] == [
+        ("gdp_per_person", "gdp_billion * 1000 / population_m", ("gdp_billion", "population_m"))]
+    assert asks_of(spec) == [("max", "gdp_per_person", "", "", "")]
+    words = build_spec(
+        "Let margin be defined as revenue minus shipping_cost. What is the mean margin?", profiles["shop"]
+    )
+    assert not words.derived or words.derived[0].expression == "revenue - shipping_cost"
+
+
+@pytest.mark.parametrize(
+    ("task", "primary", "joins", "filters"),
+    [
+        ("What is the average revenue of orders for products in the Garden category?", "orders.csv",
+         [("products.csv", "product_id")], [("category", "==", "Garden")]),
+        ("How many orders were placed by customers from Norway?", "orders.csv", [("customers.csv", "customer_id")],
+         [("country", "==", "Norway")]),
+        ("What is the average shipping_cost per product category?", "orders.csv", [("products.csv", "product_id")], []),
+        ("How many products cost a list_price above 30?", "products.csv", [], [("list_price", ">", 30)]),
+        ("What is the median signup_year of customers in the Corporate segment?", "customers.csv", [],
+         [("segment", "==", "Corporate")]),
+    ],
+)
+def test_a_folder_question_picks_its_files_and_joins_on_the_shared_key(profiles, task, primary, joins, filters):
+    spec = build_spec(task, profiles["shop"])
+    assert spec.answerable, spec.problem
+    assert spec.data.path.endswith(primary) and not spec.data.path.endswith("audit_log.csv")
+    assert [(Path(j.path).name, j.key) for j in spec.joins] == joins
+    assert filters_of(spec) == filters
+    assert any("Answered from" in c and primary in c for c in spec.caveats)
+
+
+def test_a_column_in_a_file_without_a_shared_key_is_a_problem_not_a_guess(profiles):
+    spec = build_spec("What is the mean list_price of products bought by users who did an export in audit_log?",
+                      profiles["shop"])
+    assert not any(j.path.endswith("audit_log.csv") for j in spec.joins)
+
+
+def test_a_task_is_read_as_a_direct_question_an_open_analysis_or_not_at_all(profiles):
+    assert read_question("What drives salary?", profiles["emp"]).kind == "open"
+    assert read_question("Explore what drives total salary", profiles["emp"]).kind == "open"
+    direct = read_question("What is the median salary for each department, rounded to 1 decimal?", profiles["emp"])
+    assert direct.kind == "direct" and [a.text for a in direct.asks] == ["the median of `salary` per `department`"]
+    unread = read_question("By how much did the mean salary rise from 2019 to 2021?", profiles["emp"])
+    assert unread.kind == "unread" and "'rise'" in unread.why_unread()
+
+
+@pytest.mark.parametrize(
+    ("task", "doubt"),
+    [
+        ("What is the mean salary of employees aged between 30 and 40?", "'30', '40'"),
+        ("What is the mean salary of the 10 oldest employees?", "'10'"),
+        ("What is the mean salary in 2030?", "'2030'"),
+        ("What is the ratio of the mean salary to the mean bonus?", "'ratio'"),
+        ("How many employees are not in a negative position on the ranking?", "'ranking'"),
+        ("Give the mean salary as @mean_salary[value] and the cube of the bonus as @cube[value].", "@cube"),
+        ("Which 3 departments have the highest salary?", "'3'"),
+    ],
+)
+def test_a_word_or_number_no_reader_used_keeps_the_reading_from_confidence(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "What is the 90th percentile of training_hours?",
+        "Is salary normally distributed at a significance level of 0.01? Use a Shapiro-Wilk test.",
+        "How many salary outliers are there with a z-score above 3?",
+        "What is the mean salary, rounded to 2 decimals?",
+        "What is the mean salary of employees with 3 or more years_experience?",
+        "Give the mean and the sample standard deviation (ddof=1) of salary, each rounded to 2 decimals.",
+        "What are the 10th and 90th percentiles of salary?",
+    ],
+)
+def test_numbers_and_words_that_are_read_leave_no_doubt(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind == "direct", reading.why_unread()
+
+
+def test_tests_regressions_and_groups_named_by_their_values(profiles):
+    line = build_spec("Regress salary on years_experience with OLS: @slope[value] @intercept[value] @r2[value]",
+                      profiles["emp"])
+    assert asks_of(line) == [("linreg", "salary", "years_experience", "", "")]
+    assert line.asks[0].slots == {"slope": "slope", "intercept": "intercept", "r2": "r2"} and not line.doubts
+    equation = build_spec("Fit salary = a + b * age by least squares. Give the slope.", profiles["emp"])
+    assert asks_of(equation) == [("linreg", "salary", "age", "", "")]
+    anova = build_spec("Run a one-way ANOVA of salary across department: is the difference significant?",
+                       profiles["emp"])
+    assert asks_of(anova) == [("anova", "salary", "", "department", "")] and not anova.doubts
+    chi2 = build_spec("Is department independent of city? Use a chi-square test of independence.", profiles["emp"])
+    assert asks_of(chi2) == [("chi2", "department", "city", "", "")] and not chi2.doubts
+    welch = build_spec("Compare salary between Engineering and Sales with Welch's t-test.", profiles["emp"])
+    assert asks_of(welch) == [("ttest", "salary", "", "department", "")]
+    assert welch.asks[0].params["levels"] == ["Engineering", "Sales"] and not welch.doubts
+    versus = build_spec("Average salary for Engineering versus Sales, two decimals each?", profiles["emp"])
+    assert asks_of(versus) == [("mean", "salary", "", "department", "")] and not versus.doubts
+
+
+def test_signs_and_spans_of_years_select_rows(profiles):
+    negative = build_spec("In how many rows was the bonus negative?", profiles["emp"])
+    assert filters_of(negative) == [("bonus", "<", 0.0)] and not negative.doubts
+    span = build_spec("What is the mean signup_year of customers over 2019-2021?", profiles["shop"])
+    assert filters_of(span) == [("signup_year", ">=", 2019), ("signup_year", "<=", 2021)] and not span.doubts
