@@ -289,3 +289,15 @@ def test_no_code_run_is_never_completed_whatever_the_validator_and_judge_say(tmp
         verdict = evidence_status.decide(evidence_status.RunFacts(
             mode=mode, check=check, stages=[StageRecord(id="s1", status=StageStatus.APPROVED)]))
         assert not verdict.status.answered and verdict.confidence == "low"
+
+
+def test_the_judge_is_shown_the_line_where_a_figure_is_written_as_the_answer_writes_it(tmp_path):
+    from agentic_ds.evidence.numbers import extract
+
+    workspace = new_workspace(tmp_path)
+    record_cells(workspace, [{"out": "rows: 480 | missing: 0\nW = 0.9533\np_value (4 dp) = 0.0000\nshare 0.25"}])
+    evidence, out = collect(workspace), "stages/01-analysis/cell_001.out.txt"
+    written, rounded, percent = extract("p = 0.0000, W = 0.953, 25%")
+    assert evidence.line_of(written, out) == "p_value (4 dp) = 0.0000"   # not the "missing: 0" line before it
+    assert evidence.line_of(rounded, out) == "W = 0.9533"                 # written otherwise: where its value is
+    assert evidence.line_of(percent, out) == "share 0.25"
