@@ -283,3 +283,29 @@ async def test_a_review_that_states_its_verdict_is_confirmed_in_code_and_a_vague
     assert agents.get("impl_confirmation", {}).get("llm_calls", 0) == 0   # both reviews said APPROVED: code decided
     session = await reopen_state(outcome.workspace.root)
     assert session.state["impl_decision"] == {"exit": True, "reason": "APPROVED - means ok"}
+
+
+async def test_the_coders_notes_between_tool_calls_stay_out_of_the_stage_summary(tmp_path):
+    from google.adk.models import LlmResponse
+    from google.genai import types
+
+    from tests.workflow_scripts import AUDIT_CODE
+
+    def noted_call(note: str, code: str) -> LlmResponse:
+        parts = [types.Part(text=note), types.Part(function_call=types.FunctionCall(name="run_python",
+                                                                                    args={"code": code}))]
+        return LlmResponse(content=types.Content(role="model", parts=parts))
+
+    scripts = happy_scripts()
+    scripts["coding_agent"] = [
+        noted_call("The error came from my variable `C`; running it again.", AUDIT_CODE),
+        text("Audit done: 6 rows, 0 missing. outputs/audit.json"),
+        call("run_python", code=MEANS_CODE), text("Means: north 11.0, south 21.0, east 6.0. outputs/means.csv"),
+    ]
+    outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts)
+    assert outcome.status == "completed", outcome.reason
+    session = await reopen_state(outcome.workspace.root)
+    summaries = [s["summary"] for s in session.state["stages"]]
+    assert summaries[0] == "Audit done: 6 rows, 0 missing. outputs/audit.json"
+    reviewer = models["code_reviewer"].request_text(0)
+    assert "variable `C`" not in reviewer and "Audit done: 6 rows" in reviewer

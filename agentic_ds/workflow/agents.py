@@ -37,9 +37,42 @@ def llm_agent(services: RunServices, name: str, mode: Mode, context: ContextBuil
         "tools": services.tools(entry.tools),
     }
     if entry.output_schema is None:
+        if entry.output_key and entry.tools:
+            _keep_final_text(entry.output_key, kwargs)
         return LlmAgent(**common, **kwargs)
     kwargs.setdefault("retries", services.settings.loops.structured_retries)
     return StructuredAgent(**common, output_schema=entry.output_schema, **kwargs)
+
+
+def _keep_final_text(output_key: str, kwargs: dict[str, Any]) -> None:
+    """Store only the turn's final answer under `output_key`: ADK joins the text of every response of a turn into
+    it, so a model's notes between tool calls ("The error came from my variable C...") were glued, without a
+    space, onto the front of the answer every later agent and the report read. The last response that calls no
+    tool is the answer; a turn that never gave one keeps ADK's text."""
+    final: dict[tuple[str, str | None, str], str] = {}
+
+    def remember(callback_context: Any, llm_response: LlmResponse) -> None:
+        content = llm_response.content
+        if llm_response.partial or content is None or not content.parts:
+            return
+        if any(part.function_call for part in content.parts):
+            return
+        text = "".join(part.text for part in content.parts if part.text and not part.thought)
+        if text.strip():
+            final[(callback_context.invocation_id, callback_context.branch, callback_context.agent_name)] = text
+
+    def store(callback_context: Any) -> None:
+        key = (callback_context.invocation_id, callback_context.branch, callback_context.agent_name)
+        text = final.pop(key, None)
+        if text is not None:
+            callback_context.state[output_key] = text
+
+    kwargs["after_model_callback"] = [remember, *_callbacks(kwargs.get("after_model_callback"))]
+    kwargs["after_agent_callback"] = [store, *_callbacks(kwargs.get("after_agent_callback"))]
+
+
+def _callbacks(given: Any) -> list[Any]:
+    return [] if given is None else list(given) if isinstance(given, list) else [given]
 
 
 def loop_agent(services: RunServices, name: str, sub_agents: list[BaseAgent], **kwargs: Any) -> NonEscalatingLoopAgent:
