@@ -301,3 +301,16 @@ def test_the_judge_is_shown_the_line_where_a_figure_is_written_as_the_answer_wri
     assert evidence.line_of(written, out) == "p_value (4 dp) = 0.0000"   # not the "missing: 0" line before it
     assert evidence.line_of(rounded, out) == "W = 0.9533"                 # written otherwise: where its value is
     assert evidence.line_of(percent, out) == "share 0.25"
+
+
+def test_a_column_named_by_the_code_that_wrote_the_cited_file_counts_as_named(tmp_path):
+    workspace = new_workspace(tmp_path)
+    table = "gender,median\nF,54.0\nM,52.5\n"
+    record_cells(workspace, [{"out": "written", "files": {"outputs/median_by_gender.csv": table}}])
+    (workspace.root / "stages/01-analysis/cell_001.py").write_text(
+        "df.groupby('gender')['exam_score'].median().rename('median').to_csv('outputs/median_by_gender.csv')\n")
+    check = CitationCheck(collect(workspace), "median exam_score by gender")
+    kept = check.verify(met("outputs/median_by_gender.csv: median `exam_score` F 54.0, M 52.5"))
+    assert kept.met is True
+    other = check.verify(met("outputs/median_by_gender.csv: median `sleep_hours` F 54.0, M 52.5"))
+    assert other.met is False and "sleep_hours is named in none of" in other.evidence

@@ -4,8 +4,9 @@ The checker's evidence must cite a file of this run that executed code wrote (`o
 the printed output of a cell that ran, `stages/NN-x/cell_NNN.out.txt`), by path or by a name found under
 outputs/ or figures/; every figure it quotes must be in a cited file at the precision quoted (in an output of
 executed code when only images are cited), and every field or column it names as an identifier (`like_this`, or in
-backticks) must be in a cited file. Otherwise the criterion is set unmet, and its evidence says why. Whether the
-evidence shows what the criterion states is language: the judge decides that at the end of the run.
+backticks) must be in a cited file or in the code that wrote it. Otherwise the criterion is set unmet, and its
+evidence says why. Whether the evidence shows what the criterion states is language: the judge decides that at
+the end of the run.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class CitationCheck:
             return None
         masked = _PATH.sub(" ", _NAME.sub(" ", quote))
         names = [n.strip() for n in _TICKED.findall(masked)] + _SNAKE.findall(masked.replace("`", " "))
-        haystack = "\n".join(texts.values()).lower()
+        # A name counts where the cited file holds it, or in the code that wrote the file (which names its columns).
+        haystack = "\n".join([*texts.values(), *(self.evidence.code_of(rel) for rel in texts)]).lower()
         missing = [n for n in dict.fromkeys(names) if n and n.lower() not in haystack]
         if not missing:
             return None

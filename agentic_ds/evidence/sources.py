@@ -87,6 +87,15 @@ class CodeEvidence:
             return "is the output of a cell that raised an error"
         return "was not written by code that ran without error"
 
+    def code_of(self, rel: str) -> str:
+        """The code of the cells that ran without error and wrote `rel` (or printed it): what names its columns
+        when the file itself does not (a CSV of medians by group whose header says only `median`)."""
+        if self.workspace is None:
+            return ""
+        cells = [cell for cell in self.cells if cell.ok and (cell.output == rel or rel in (cell.files or []))]
+        codes = (read_run_file(self.workspace, cell.path, self.notes, limit=FILE_CAP_BYTES) for cell in cells)
+        return "\n".join(code for code in codes if code)
+
     def text(self, rel: str) -> str | None:
         """The text of a citable text file (its head within the caps), None for images or what cannot be read."""
         if rel not in self._texts:
