@@ -30,13 +30,14 @@ def model():
 
 def coder_context(profile, stage, **extra):
     return {"task": TASK, "data_profile": profile_text(profile), "profile": profile, "stages": [stage], "current": 0,
-            "stage": stage, "feedback": "", "last_error": "", "previous_code": "", "skills": "", **extra}
+            "stage": stage, "feedback": "", "last_error": "", "previous_code": "", "skills": "", "criteria": [],
+            **extra}
 
 
 async def plan_of(model, run, task=TASK):
     root, _, profile = run
     context = {"task": task, "asks": [], "data_profile": profile_text(profile), "input_problems": "",
-               "previous_plan": "", "review": "", "max_stages": 6, "profile": profile}
+               "previous_plan": "", "review": "", "user_notes": "", "max_stages": 6, "profile": profile}
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", context, tools, names=READ_ONLY)
     assert tools.calls == []                         # the profile comes with the prompt: nothing is paged in
@@ -80,7 +81,7 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
     assert [s.title for s in parsed.stages] == ["Audit data quality", "Answer: the median of revenue per region"]
     assert "`revenue`" in plan and "`region`" in plan and "Method:" not in plan
     review, _ = await drive(model, "plan_reviewer", {"task": TASK, "data_profile": "", "plan": plan,
-                                                     "profile": profile, "max_stages": 6}, Tools(root), names=READ_ONLY)
+                                                     "previous_review": "", "profile": profile, "max_stages": 6}, Tools(root), names=READ_ONLY)
     assert review.startswith("APPROVED")
     decision, _ = await drive(model, "plan_confirmation", {"subject": "A plan.", "review": review}, None, names=())
     assert Decision.model_validate_json(decision).exit is True
@@ -94,10 +95,10 @@ async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model
     bad = ("## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n"
            "- outputs/a.json has it\n")
     review, _ = await drive(model, "plan_reviewer", {"task": TASK, "data_profile": "", "plan": bad, "profile": profile,
-                                                     "max_stages": 6}, Tools(root), names=READ_ONLY)
+                                                     "previous_review": "", "max_stages": 6}, Tools(root), names=READ_ONLY)
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
     context = {"task": TASK, "asks": [], "data_profile": "", "input_problems": "", "previous_plan": bad,
-               "review": review, "max_stages": 6, "profile": profile}
+               "review": review, "user_notes": "", "max_stages": 6, "profile": profile}
     revised, _ = await drive(model, "plan_maker", context, Tools(root), names=READ_ONLY)
     assert "## Response to review" in revised and "revnue" not in revised
 
@@ -139,16 +140,23 @@ async def test_coder_retries_a_foreign_stage_with_different_code_after_an_error(
     assert (root / "outputs" / "09-broken.json").exists() and "Ran `" in summary
 
 
-async def test_a_retry_never_repeats_the_first_choice(model, tmp_path):
-    root, _, profile = own = make_run_dir(tmp_path)      # its own outputs: it overwrites the answer file
-    _, parsed = await plan_of(model, own)
+async def test_a_retry_never_repeats_the_first_choice_and_never_overwrites_an_answer(model, tmp_path):
+    root, _, profile = own = make_run_dir(tmp_path)      # its own outputs: a retry may overwrite a result file
+    task = "Explore the data and tell me about revenue"
+    _, parsed = await plan_of(model, own, task)
     stage = stage_of(parsed, 1)
-    first_code = plan_for(TASK, profile, model.library(), 20).steps[1].method.render(model.library())
+    first_code = plan_for(task, profile, model.library(), 20).steps[1].method.render(model.library())
     retry_tools = Tools(root)
-    context = coder_context(profile, stage, feedback="CHANGES REQUESTED\n1. wrong", last_error="KeyError: 'x'")
+    context = {**coder_context(profile, stage, feedback="CHANGES REQUESTED\n1. wrong", last_error="KeyError: 'x'"),
+               "task": task}
     await drive(model, "coding_agent", context, retry_tools)
     retry_codes = [a["code"] for n, a in retry_tools.calls if n == "run_python"]
     assert retry_codes and first_code not in retry_codes
+    _, answer = await plan_of(model, own)                 # a direct question's answer has no other template to try
+    retry_tools = Tools(root)
+    context = coder_context(profile, stage_of(answer, 1), feedback="CHANGES REQUESTED\n1. wrong")
+    summary, _ = await drive(model, "coding_agent", context, retry_tools)
+    assert not [n for n, _ in retry_tools.calls if n == "run_python"] and "FAILED" in summary
 
 
 async def test_code_reviewer_approves_real_outputs_and_rejects_errors_and_unsupported_claims(model, run):

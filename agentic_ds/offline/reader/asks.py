@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentic_ds.offline.reader.constraints import Constraints
-from agentic_ds.offline.reader.mentions import Mention, Token, number, pick
+from agentic_ds.offline.reader.hits import Hit, stat_hits
+from agentic_ds.offline.reader.mentions import Mention, Token, pick
 from agentic_ds.offline.reader.vocabulary import (
     ADDITIVE,
     EXTREMES,
@@ -25,12 +26,15 @@ from agentic_ds.offline.reader.vocabulary import (
     RATE_WORDS,
     SPECIAL,
     SUPERLATIVES,
-    TWO_WORD_STATS,
     WITH_WORDS,
 )
 
 GROUP_KINDS = ("categorical", "boolean", "text", "id")
 MAX_GROUP_LEVELS = 60      # a numeric column with at most this many values can group rows (a year, a rating)
+FEW_LEVELS = 20            # ... and "by" it (a quarter, a 1-5 rating), where "by" also reads "regressed by"
+MEASURED = frozenset("value values readings reading measurements observations records entries".split())
+_BEFORE_MISSING = frozenset({"have", "has", "had", "with", "a", "an", "no", "missing", "of", "values", "value"})
+_COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "the"), ("all",), ("over", "all"), ("across", "all"))
 MAX_HITS = 24              # statistics read per question: a question never asks for more
 LOOKAHEAD = 16             # tokens after a "which X" searched for "highest"/"lowest"
 
@@ -63,61 +67,11 @@ class Ask:
         return (self.stat, self.column, self.second, self.group, self.extreme, self.params.get("p"))
 
 
-@dataclass(frozen=True)
-class Hit:
-    stat: str
-    position: int
-    width: int
-    p: float | None = None
-
-
-def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
-    hits: list[Hit] = []
-    i = 0
-    while i < len(tokens):
-        if i in taken:
-            i += 1
-            continue
-        pair = (tokens[i].low, tokens[i + 1].low) if i + 1 < len(tokens) else ("", "")
-        stat = TWO_WORD_STATS.get(pair)
-        width = 2
-        if stat is None:
-            stat, width = ONE_WORD_STATS.get(tokens[i].low), 1
-        if stat is None and tokens[i].low in SUPERLATIVES:
-            stat = SUPERLATIVES[tokens[i].low]
-        if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
-            hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
-        elif stat == "percentile":
-            hits += [Hit(stat, at, 1, p) for at, p in _percentiles(tokens, i)]
-        elif stat == "sum" and i + 1 < len(tokens) and tokens[i + 1].low in ("number", "count"):
-            pass                                   # "total number of orders" is a count
-        elif stat is not None:
-            hits.append(Hit(stat, i, width))
-        i += width if stat else 1
-    return hits
-
-
-def _percentiles(tokens: Sequence[Token], i: int) -> list[tuple[int, float]]:
-    """(position, p) of each percentile "the 10th and 90th percentiles" names; the word itself for a quartile or
-    a bare "percentile" (the median)."""
-    before = tokens[i - 1].low if i else ""
-    if tokens[i].low == "quartile":
-        return [(i, 25.0 if before in ("lower", "first", "1st", "bottom") else 75.0)]
-    found: list[tuple[int, float]] = []
-    j = i - 1
-    while j >= 0 and (tokens[j].low in ("and", ",", "the") or _ordinal(tokens[j]) is not None):
-        value = _ordinal(tokens[j])
-        if value is not None:
-            found.append((j, value))
-        j -= 1
-    return sorted(found) or [(i, 50.0)]
-
-
-def _ordinal(token: Token) -> float | None:
-    """90 of "90th" (or of "90"): a percentile's rank."""
-    digits = token.low.rstrip("stndrh")
-    value = number(digits) if digits and digits[:1].isdigit() else None
-    return value if value is not None and 0 < value < 100 else None
+def _counts_rows(tokens: Sequence[Token], start: int) -> bool:
+    """The mention at `start` follows "how many", "number of", "count the" or "all" (a number may sit between):
+    it names the rows counted or spanned."""
+    at = start - 1 if start and tokens[start - 1].is_number else start
+    return any(tuple(t.low for t in tokens[at - len(w): at]) == w for w in _COUNT_WORDS if at >= len(w))
 
 
 class AskReader:
@@ -132,11 +86,17 @@ class AskReader:
         self.levels = levels or {}
         self.used: set[int] = set()
         self.mentions = [m for m in mentions if not any(p in taken for p in range(m.start, m.end))]
+        # The rows a question counts or spans ("how many quarters", "over all years", "all 150 flowers") are not
+        # what it measures: no statistic but a count takes its column from them.
+        self.nouns = {m.start for m in self.mentions if _counts_rows(tokens, m.start) and not (
+            m.end < len(tokens) and (tokens[m.end].low in MEASURED or tokens[m.end].low in ONE_WORD_STATS))}
         self.by_sentence: dict[int, list[Mention]] = {}
         self.starting: dict[int, Mention] = {}
+        self.ending: dict[int, Mention] = {}
         for mention in self.mentions:
             self.by_sentence.setdefault(sentences[mention.start], []).append(mention)
             self.starting[mention.start] = mention
+            self.ending[mention.end] = mention
         self.ranges: dict[int, tuple[int, int]] = {}
         for i, number_of_sentence in enumerate(sentences):
             start, _ = self.ranges.get(number_of_sentence, (i, i))
@@ -167,23 +127,30 @@ class AskReader:
         distinct = self.levels.get(name)
         return self.numeric(name) and (distinct is not None and distinct <= MAX_GROUP_LEVELS or "year" in name.lower())
 
+    def _few_levels(self, name: str) -> bool:
+        """A column "by" groups rows by: a category, or a number with a handful of values (a quarter, a rating)."""
+        distinct = self.levels.get(name)
+        return self.kinds.get(name) in ("categorical", "boolean") or self.numeric(name) and distinct is not None \
+            and distinct <= FEW_LEVELS
+
     def suits(self, stat: str) -> Callable[[str], bool]:
         if stat in NUMERIC_STATS or stat in SPECIAL or stat in ("min", "max"):
             return self.numeric
-        if stat == "percent":
-            return lambda name: self.kinds.get(name) in ("numeric", "boolean", "categorical")
+        if stat == "percent":         # the share of yes/1 values: a yes/no column, not any number
+            return lambda name: self.kinds.get(name) in ("boolean", "categorical") or self.numeric(name) and (
+                self.levels.get(name) or 99) <= 2
         return lambda name: self.kinds.get(name) in ("numeric", "categorical", "boolean", "text", "id", "datetime")
 
     def column_for(self, position: int, sentence: int, suits: Callable[[str], bool],
-                   exclude: tuple[str, ...] = ()) -> str:
+                   exclude: tuple[str, ...] = (), nouns: bool = False) -> str:
         fits = lambda name: suits(name) and name not in exclude  # noqa: E731
-        here = self.by_sentence.get(sentence, [])
+        here = [m for m in self.by_sentence.get(sentence, []) if nouns or m.start not in self.nouns]
         after = pick([m for m in here if m.start > position], fits)
         chosen = after
         if chosen is None:
             chosen = next((m for m in reversed([m for m in here if m.end <= position]) if fits(m.column)), None)
         if chosen is None:
-            chosen = pick(self.mentions, fits)
+            chosen = pick([m for m in self.mentions if nouns or m.start not in self.nouns], fits)
         if chosen is None:
             return ""
         self.use(chosen.start, chosen.end)
@@ -240,8 +207,10 @@ class AskReader:
                 if tuple(t.low for t in self.tokens[i: i + len(phrase)]) != phrase:
                     continue
                 end = i + len(phrase)
+                if end < len(self.tokens) and self.tokens[end].low in ("all", "the"):
+                    continue                     # "across all quarters" is every row, not each quarter
                 loose = phrase != ("by",)
-                fits = self.groupable if loose else lambda n: self.kinds.get(n) in ("categorical", "boolean")
+                fits = self.groupable if loose else self._few_levels
                 group = pick(self.near(end, end + 2), fits)
                 if group is not None:
                     self.use(i, end)
@@ -254,7 +223,7 @@ class AskReader:
         from agentic_ds.offline.reader.tests import method_hits
 
         hits = stat_hits(self.tokens, self.taken | self.inside)[:MAX_HITS] + method_hits(self)
-        hits.sort(key=lambda h: h.position)
+        hits = self._counts_of_columns(sorted(hits, key=lambda h: h.position))
         asks: list[Ask] = []
         for sentence in sorted({self.sentences[h.position] for h in hits} | self._which_sentences()):
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
@@ -263,6 +232,25 @@ class AskReader:
             if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
                 unique[ask.key] = ask
         return list(unique.values())
+
+    def _counts_of_columns(self, hits: list[Hit]) -> list[Hit]:
+        """"the mean number of children" is the mean of the column children, and "the monthly passenger count" a
+        column's name: neither is a row count."""
+        kept: list[Hit] = []
+        for hit in hits:
+            word = self.tokens[hit.position].low
+            after = self.starting.get(hit.position + 2) if word == "number" else None
+            if after is not None and kept and kept[-1].position + kept[-1].width == hit.position and self.numeric(
+                    after.column) and kept[-1].stat in NUMERIC_STATS | {"min", "max"}:
+                self.nouns.discard(after.start)
+                self.use(hit.position, hit.position + hit.width)
+                continue
+            before = self.ending.get(hit.position)
+            if word == "count" and before is not None and self.numeric(before.column) and len(hits) > 1:
+                self.use(hit.position, hit.position + 1)
+                continue
+            kept.append(hit)
+        return kept
 
     def _which_sentences(self) -> set[int]:
         found = {
@@ -275,12 +263,14 @@ class AskReader:
 
         group, extreme, at = self.which_group(sentence)
         if group:
+            self._use_extremes(hits, extreme)
             hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in EXTREMES]
         special = special_asks(self, sentence, hits)
         if special:
             return special
         plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
         if group:
+            plain = [a for a in plain if a.stat != "percent_rows"]     # "the smallest share of urban": a measure
             if not plain:
                 plain = [self._default_extreme(at, sentence, group)]
             for ask in plain:
@@ -293,6 +283,12 @@ class AskReader:
             if per and (ask.stat != "count" and per != ask.column or ask.stat == "count" and not ask.column):
                 ask.group = per
         return plain
+
+    def _use_extremes(self, hits: list[Hit], extreme: str) -> None:
+        """"Which species has the narrowest sepals (lowest mean sepal_width)": a word repeating the direction."""
+        for hit in hits:
+            if EXTREMES.get(self.tokens[hit.position].low) == extreme:
+                self.use(hit.position, hit.position + hit.width)
 
     def _plain(self, hit: Hit, sentence: int) -> Ask | None:
         if hit.stat == "count":
@@ -323,13 +319,20 @@ class AskReader:
         word = self.tokens[after].low if after < len(self.tokens) else ""
         if word in ("distinct", "unique", "different"):
             self.use(after, after + 1)
-            column = self.column_for(after, sentence, self.suits("nunique"))
+            column = self.column_for(after, sentence, self.suits("nunique"), nouns=True)
             return Ask("nunique", column, position=hit.position, sentence=sentence)
-        if word in ("missing", "null", "empty", "blank"):
-            self.use(after, after + 1)
-            column = self.column_for(after, sentence, self.suits("missing"))
+        missing = next((j for j in range(after, min(len(self.tokens), after + 5))
+                        if self.tokens[j].low in ("missing", "null", "empty", "blank")), None)
+        if missing is not None and all(self.tokens[j].low in _BEFORE_MISSING or j == after
+                                       for j in range(after, missing)):
+            self.use(after, missing + 1)       # "how many missing", "how many penguins have a missing sex"
+            column = self.column_for(missing, sentence, self.suits("missing"), nouns=True)
             return Ask("missing", column, position=hit.position, sentence=sentence)
         head = next((m for m in self.by_sentence.get(sentence, []) if m.start == after), None)
+        if head is not None and hit.position and self.tokens[hit.position - 1].low == "total" and self.numeric(
+                head.column):                   # "the total number of passengers": their sum
+            self.use(hit.position - 1, head.end)
+            return Ask("sum", head.column, position=hit.position, sentence=sentence)
         if (
             head is not None
             and self.kinds.get(head.column) in ("categorical", "text")

@@ -20,6 +20,7 @@ from agentic_ds.offline.reader.vocabulary import (
     NUMBER_WORDS,
     ROUND_WORDS,
     RULE_FILLERS,
+    RULE_LEADS,
     Z_WORDS,
 )
 
@@ -75,10 +76,11 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             found.taken.add(i)
         elif low in ALPHA_WORDS:
             _alpha(tokens, i, found)
-        elif low == "level" and i >= 1 and tokens[i - 1].text.endswith("%"):
+        elif low == "level" and i >= 1 and tokens[i - 1].is_number:     # "at the 5% level", "the 0.05 level"
             value = number(tokens[i - 1].text)
-            if value is not None and 0 < value <= 50:
-                found.alpha = value / 100
+            value = value / 100 if value is not None and tokens[i - 1].text.endswith("%") else value
+            if value is not None and 0 < value <= 0.5:
+                found.alpha = value
                 found.taken |= {i - 1, i}
     return found
 
@@ -134,7 +136,10 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
         value = number(tokens[j].text) if tokens[j].is_number else None
         if value is not None and 0 < value <= 10:
             found.iqr_factor = value
-            found.taken |= set(range(j, i))
+            lead = j
+            while lead > 0 and tokens[lead - 1].low in RULE_LEADS:      # "more than 1.5 IQR beyond ..."
+                lead -= 1
+            found.taken |= set(range(lead, i))
             return
         if tokens[j].low not in RULE_FILLERS:
             break

@@ -57,6 +57,9 @@ def _defined_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Derived 
     elif i > 0 and tokens[i - 1].text == "," and _definer(tokens, i):
         name = _name_before(tokens, i - 1)
         start, body = i, i + 2
+    elif token.text == "," and i > 0:            # "each household's food share, foodexp / income"
+        name = _name_before(tokens, i)
+        start, body = i, i + 1
     else:
         return None
     if not name:
@@ -75,7 +78,8 @@ def _definer(tokens: Sequence[Token], i: int) -> bool:
 def _name_before(tokens: Sequence[Token], i: int) -> str:
     parts: list[str] = []
     j = i - 1
-    while j >= 0 and len(parts) < MAX_NAME_WORDS and tokens[j].is_word and tokens[j].low not in _NAME_STOP:
+    while (j >= 0 and len(parts) < MAX_NAME_WORDS and tokens[j].is_word and tokens[j].low not in _NAME_STOP
+           and not tokens[j].possessive):
         parts.append(tokens[j].low.strip("'"))
         j -= 1
     return "_".join(reversed(parts))

@@ -14,15 +14,18 @@ from typing import TYPE_CHECKING
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
-from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS
+from agentic_ds.offline.reader.mentions import number as number_of
+from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, ORDINALS
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
 
 GROUP_TESTS = ("ttest", "mannwhitney", "anova", "levene")
+ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each"})
 MAX_LISTED = 5
+DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
 
 def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token], used: set[int]) -> list[Filter]:
@@ -54,15 +57,45 @@ def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token]
     return filters
 
 
+def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozenset[str] | set[str]) -> set[int]:
+    """Words that say again what a filter already reads ("married for 10 years or more (yrs_married >= 10)"), or say
+    which rows there are ("all 150 flowers", "each household's")."""
+    values = {f.value for f in filters if isinstance(f.value, (int, float))}
+    said: set[int] = set()
+    for i, token in enumerate(tokens):
+        value = number_of(token.text) if token.is_number else None
+        if value is not None and value in values:
+            tail = [j for j in range(i + 1, min(len(tokens), i + 4)) if tokens[j].low in ("or", "more", "less",
+                                                                                          "fewer", "above", "below")]
+            said |= {i, *tail}
+        if value is not None and i and tokens[i - 1].low == "all":               # "all 150 flowers": the rows, counted
+            said.add(i)
+        following = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.low in ("each", "every") and following is not None and (following.possessive or following.word
+                                                                          in per_row):
+            said |= {i - 1, i} if i and tokens[i - 1].low == "for" else {i}   # "for each order": per row
+    return said
+
+
 def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: set[int],
               spec: QuestionSpec) -> list[str]:
     """What keeps the reading of `spec` from confidence, one phrase each; [] when it was read whole."""
     exact = {p for m in mentions if m.exact for p in range(m.start, m.end)}
+    # "the mean for the first quarter as @infl_q1[...]": an ordinal before a column whose groups the slots name
+    slotted = {a.group for a in spec.asks if a.group and any(p.startswith("group:") for p in a.slots)}
+    consumed = consumed | {m.start - 1 for m in mentions if m.column in slotted and m.start
+                           and tokens[m.start - 1].low in ORDINALS}
+    # "total employment (TOTEMP)": "total" describes the column named in brackets, which an ask measures
+    used = {c for a in spec.asks for c in (a.column, a.second) if c}
+    bracketed = {m.start - 1 for m in mentions if m.column in used and m.start and tokens[m.start - 1].text == "("}
+    consumed = consumed | {i for i, t in enumerate(tokens) if t.low == "total" and
+                           any(i < b <= i + DESCRIBED for b in bracketed)}
     named = {p for m in mentions for p in range(m.start, m.end)}       # "Unnamed: 1" is a column, not a number
     named |= {m.end for m in mentions if m.end < len(tokens) and m.column.endswith(tokens[m.end].text)}
     numbers = [t.text for i, t in enumerate(tokens) if t.is_number and i not in consumed and i not in named]
-    words = [t.low for i, t in enumerate(tokens)
-             if t.low in DOUBT_WORDS and i not in consumed and i not in exact]
+    operand = named | {i for i, t in enumerate(tokens) if t.is_number}
+    words = [t.low for i, t in enumerate(tokens) if i not in consumed and i not in exact and (
+        t.low in DOUBT_WORDS or t.text in ARITHMETIC and (i - 1 in operand or i + 1 in operand))]
     doubts = []
     if numbers:
         doubts.append(f"the number(s) {_listed(numbers)} could not be tied to a column, a period or a rule")
@@ -77,10 +110,21 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
             doubts.append(f"the groups of the {ask.stat} of {ask.column} are not named")
         if ask.stat in ("pearson", "spearman", "kendall", "linreg", "chi2", "paired") and not ask.second:
             doubts.append(f"the {ask.stat} needs two columns")
+    for ask in spec.asks:
+        if ask.stat == "chi2" and any(f.column in (ask.column, ask.second) for f in spec.filters):
+            doubts.append(f"{ask.column} or {ask.second} is both tested and filtered (a derived indicator?)")
+    phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
+    if phrases:
+        doubts.append(f"the phrase(s) {_listed(phrases)} ask for what the offline model does not compute")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:
+    return any(tuple(t.low for t in tokens[i: i + len(phrase)]) == phrase and not set(range(i, i + len(phrase))) <=
+               consumed for i in range(len(tokens) - len(phrase) + 1) if tokens[i].low == phrase[0])
 
 
 def _listed(items: Sequence[str]) -> str:

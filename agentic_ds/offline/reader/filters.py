@@ -1,4 +1,5 @@
-"""Which rows a question is about: comparisons, named values, and missing values to ignore (periods: `periods.py`).
+"""Which rows a question is about: comparisons, signs, outliers and missing values to leave out (named values:
+`values.py`; periods: `periods.py`).
 
     "employees with years_experience greater than 10"   -> years_experience > 10
     "humidity above 60 and temperature below 20"        -> humidity > 60, temperature < 20
@@ -16,23 +17,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_ds.offline.reader.mentions import Mention, Token, number, tokenize
+from agentic_ds.offline.reader.mentions import Mention, Token, number
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
-from agentic_ds.offline.reader.vocabulary import GENERIC_VALUES as _GENERIC
 from agentic_ds.offline.reader.vocabulary import LINK_WORDS as _LINK
 from agentic_ds.offline.reader.vocabulary import MISSING_WORDS as _MISSING_WORDS
-from agentic_ds.offline.reader.vocabulary import NEGATION as _NEGATION
+from agentic_ds.offline.reader.vocabulary import NUMBER_WORDS, ROW_NOUNS, SIGNS
 from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
-from agentic_ds.offline.reader.vocabulary import SIGNS
 from agentic_ds.profiling.model import ColumnProfile
 
 NUMERIC_KINDS = ("numeric",)
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
-_CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
+DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
+MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3")
+_UNITS_AFTER = frozenset({"decimal", "decimals", "percent", "%", "times", "or", "and"})
+CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         if tokens[i].low == "between":
             op, width = "between", 1
         j = i + width
-        value = number(tokens[j].text) if op and j < len(tokens) and tokens[j].is_number else None
+        value = value_of(tokens[j]) if op and j < len(tokens) else None
         if not op or value is None:
             i += 1
             continue
@@ -91,10 +93,44 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
                 continue
             end = max(end, j + 3)
             found += [Filter(column.column, ">=", value, start, end), Filter(column.column, "<=", upper, start, end)]
+        elif op == "==" and _listed(tokens, j + 1):       # "religious = 1, 2, 3, 4"
+            values, end = [value], j + 1
+            while _listed(tokens, end):
+                values.append(number(tokens[end + 1].text))
+                end += 2
+            found.append(Filter(column.column, "in", values, start, end))
         else:
             found.append(Filter(column.column, op, value, start, end, guessed))
         i = end
     return found + _or_more(tokens, numeric, taken)
+
+
+def _listed(tokens: Sequence[Token], at: int) -> bool:
+    """", 2" (or ", and 2") continues a list of values at `at`."""
+    return at + 1 < len(tokens) and tokens[at].text == "," and tokens[at + 1].is_number
+
+
+def value_of(token: Token) -> float | None:
+    """The number a token states: `10`, `2.5`, or a number word ("four")."""
+    if token.is_number:
+        return number(token.text)
+    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
+
+
+def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile],
+                  taken: set[int]) -> list[Filter]:
+    """"For cultivar 3", "rating 5": a number right after a column of few values is one of its values."""
+    found = []
+    for mention in mentions:
+        column = columns.get(mention.column)
+        at = mention.end
+        if (column is None or column.kind != "numeric" or (column.distinct or 99) > MAX_LEVELS or at >= len(tokens)
+                or at in taken or mention.start in taken or not tokens[at].is_number):
+            continue
+        value = number(tokens[at].text)
+        if value is not None and not (at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
+            found.append(Filter(mention.column, "==", value, mention.start, at + 1))
+    return found
 
 
 def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
@@ -119,7 +155,7 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
             low, high = float(column.min), float(column.max)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             continue
-        if column.kind in NUMERIC_KINDS and not _CODE_NAME.search(name) and low < value < high:
+        if column.kind in NUMERIC_KINDS and not CODE_NAME.search(name) and low < value < high:
             holding.append(name)
     return Mention(at, at, holding[0], False) if len(holding) == 1 else None
 
@@ -154,150 +190,13 @@ def _or_more(tokens: Sequence[Token], numeric: Sequence[Mention], taken: set[int
     found = []
     for i in range(len(tokens) - 2):
         key = (tokens[i + 1].low, tokens[i + 2].low)
-        if i in taken or not tokens[i].is_number or key not in _OR_MORE:
+        if i in taken or value_of(tokens[i]) is None or key not in _OR_MORE:
             continue
         column = _after(starts, i + 3) or ends.get(i)
         if column is not None:
-            found.append(Filter(column.column, _OR_MORE[key], number(tokens[i].text), min(i, column.start),
+            found.append(Filter(column.column, _OR_MORE[key], value_of(tokens[i]), min(i, column.start),
                                 max(i + 3, column.end)))
     return found
-
-
-def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
-                 taken: set[int], samples: Sequence[dict[str, Any]] = ()) -> list[Filter]:
-    """A category named in the question ("the Engineering department", "sensor B", "in Asia", "male students")
-    selects its rows.
-
-    A value counts when its column is named right next to it, or when it is written as in the data away from
-    the start of a sentence; one- and two-letter values and generic words (yes, other, high...) need their
-    column next to them. Values come from the profile's most frequent values and its sample rows.
-    """
-    index = _value_index(columns, samples)
-    near: dict[tuple[int, str], Mention] = {}
-    mentioned: set[int] = set()
-    for mention in mentions:
-        mentioned |= set(range(mention.start, mention.end))
-        for position in range(mention.start - 2, mention.end + 2):
-            near.setdefault((position, mention.column), mention)
-    picked: dict[str, list[tuple[Any, int, int, bool]]] = {}
-    i = 0
-    while i < len(tokens):
-        match = None if i in taken else _value_at(tokens, i, index)
-        if match is None:
-            i += 1
-            continue
-        width, options = match
-        for column, value in options:
-            beside = near.get((i - 1, column)) or near.get((i + width, column))
-            if beside is None and not _stands_alone(tokens, i, width, value, mentioned):
-                continue
-            negated = i > 0 and tokens[i - 1].low in _NEGATION
-            start = min(i, beside.start) if beside else i
-            end = max(i + width, beside.end) if beside else i + width
-            picked.setdefault(column, []).append((_typed_value(columns[column], value), start, end, negated))
-            break
-        i += width
-    found = []
-    for column, values in picked.items():
-        start, end = min(v[1] for v in values), max(v[2] for v in values)
-        kept = list(dict.fromkeys(v[0] for v in values if not v[3]))
-        dropped = list(dict.fromkeys(v[0] for v in values if v[3]))
-        if len(kept) == 1:
-            found.append(Filter(column, "==", kept[0], start, end))
-        elif kept:
-            found.append(Filter(column, "in", kept, start, end))
-        found += [Filter(column, "!=", value, start, end) for value in dropped]
-    return found
-
-
-def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:
-    """A value named without its column: spelled as in the data, not a generic word, not a column's name."""
-    if len(value) < 3 or value.casefold() in _GENERIC or _sentence_start(tokens, i) and value[:1].islower():
-        return False
-    if any(p in mentioned for p in range(i, i + width)):
-        return False
-    written = " ".join(t.text for t in tokens[i: i + width])
-    return written == value or written.casefold() == value.casefold() and value == value.lower()
-
-
-def _typed_value(column: ColumnProfile, value: str) -> Any:
-    if column.kind == "boolean" and value.casefold() in ("true", "false"):
-        return value.casefold() == "true"
-    return value
-
-
-def boolean_flags(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
-                  taken: set[int], used: set[str]) -> list[Filter]:
-    """"remote employees", "employees who work remotely": a yes/no column named as a quality selects the yes
-    rows ("non-remote", "not remote": the no rows), unless the question uses the column otherwise."""
-    found = []
-    for mention in mentions:
-        column = columns.get(mention.column)
-        if column is None or column.kind != "boolean" or mention.column in used or mention.start in taken:
-            continue
-        before = tokens[mention.start - 1].low if mention.start else ""
-        negated = before in ("not", "non") or tokens[mention.start].low.startswith("non")
-        found.append(Filter(mention.column, "==", not negated, mention.start, mention.end))
-        used.add(mention.column)
-    return found
-
-
-def unseen_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
-                  taken: set[int], preferred: set[str]) -> list[Filter]:
-    """"customers from Norway" when Norway is not among the values the profile lists: a capitalised word that
-    is no column goes to the one categorical column with unlisted values (those of a file the question names
-    first); the template checks that some row has it."""
-    open_columns = [c.name for c in columns.values() if c.kind in ("categorical", "text")
-                    and (c.distinct or 0) > len(c.top_values) and not _CODE_NAME.search(c.name)]
-    mentioned = {p for m in mentions for p in range(m.start, m.end)}
-    found = []
-    for i, token in enumerate(tokens):
-        if (i in taken or i in mentioned or not token.is_word or not token.text[:1].isupper() or token.text.isupper()
-                or _sentence_start(tokens, i) or token.low in _GENERIC):
-            continue
-        choices = [c for c in open_columns if c in preferred] or open_columns
-        if len(choices) == 1:
-            found.append(Filter(choices[0], "==", token.text, i, i + 1))
-    return found
-
-
-def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]
-                 ) -> dict[tuple[str, ...], list[tuple[str, str]]]:
-    index: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-    seen: set[tuple[str, str]] = set()
-
-    def add(name: str, raw: Any) -> None:
-        text = str(raw).strip()
-        key = tuple(t.low for t in tokenize(text))
-        if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in seen:
-            seen.add((name, text))
-            index.setdefault(key, []).append((name, text))
-
-    for column in columns.values():
-        if column.kind not in VALUE_KINDS or column.kind == "id" and (column.distinct or 0) > 50:
-            continue
-        for value, _count in column.top_values:
-            add(column.name, value)
-    for row in samples:
-        for name, value in row.items():
-            profiled = columns.get(name)
-            if profiled is not None and profiled.kind in ("categorical", "text") and isinstance(value, str):
-                add(name, value)
-    return index
-
-
-def _value_at(tokens: Sequence[Token], i: int, index: dict) -> tuple[int, list[tuple[str, str]]] | None:
-    for width in range(MAX_VALUE_TOKENS, 0, -1):
-        key = tuple(t.low for t in tokens[i: i + width])
-        if len(key) == width and key in index:
-            return width, index[key]
-    return None
-
-
-def _sentence_start(tokens: Sequence[Token], i: int) -> bool:
-    return i == 0 or tokens[i - 1].text in (".", "?", "!", ";")
-
-
 
 
 def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str], taken: set[int],
@@ -324,28 +223,42 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
 
 
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[Any, tuple[int, int] | None]:
-    """("all" | [columns] | None, consumed span) for "ignoring rows with missing values" and the like."""
+    """("all" | [columns] | None, consumed span) for "ignoring rows with missing values", "missing values dropped",
+    "(rows with missing sex or mass excluded)", "complete rows", "with no missing value in any column"."""
     for i, token in enumerate(tokens):
-        if token.low not in _DROP_WORDS and not (token.low in ("complete", "non-missing") and i + 1 < len(tokens)):
-            continue
         if token.low == "non-missing":
             return "used", (i, i + 1)
-        if token.low == "complete":
-            if tokens[i + 1].low in ("rows", "row", "cases", "case", "records", "observations"):
-                return "all", (i, i + 2)
+        if token.low == "complete" and i + 1 < len(tokens) and tokens[i + 1].low in ROW_NOUNS | {"cases", ","}:
+            return "all", (i, i + 2)
+        if token.low not in _MISSING_WORDS:
             continue
-        for j in range(i + 1, min(len(tokens), i + 7)):
-            if tokens[j].text in (".", "?", "!", ";"):
-                break
-            if tokens[j].low in _MISSING_WORDS:
-                end = (
-                    j + 2
-                    if j + 1 < len(tokens) and tokens[j + 1].low in ("values", "value", "data", "entries")
-                    else j + 1
-                )
-                inside = [m.column for m in mentions if i < m.start and m.end <= j]
-                return (inside or "all"), (i, end)
+        if i and tokens[i - 1].low == "no":            # "with no missing value in any column": complete rows
+            end = _after_missing(tokens, i)
+            return "all", (max(0, i - 2 if tokens[i - 2].low == "with" else i - 1), end)
+        drop = _drop_word_near(tokens, i)
+        if drop is None:
+            continue
+        low, high = min(i, drop), max(i, drop)
+        inside = [m.column for m in mentions if low < m.start and m.end <= high]
+        return (inside or "all"), (low, max(high + 1, _after_missing(tokens, i)))
     return None, None
+
+
+def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
+    """A word saying rows are left out, within six words of a missing-value word in its sentence."""
+    for step in range(1, DROP_REACH + 1):
+        for j in (at - step, at + step):
+            if 0 <= j < len(tokens) and tokens[j].low in _DROP_WORDS:
+                between = tokens[min(j, at): max(j, at)]
+                if not any(t.text in (".", "?", "!", ";") for t in between):
+                    return j
+    return None
+
+
+def _after_missing(tokens: Sequence[Token], at: int) -> int:
+    """One past "missing values", "missing data": the noun after a missing-value word is part of it."""
+    return at + 2 if at + 1 < len(tokens) and tokens[at + 1].low in ("values", "value", "data", "entries", "ones") \
+        else at + 1
 
 
 SIGN_REACH = 6          # tokens between a sign word and the column it qualifies

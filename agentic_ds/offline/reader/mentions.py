@@ -62,6 +62,8 @@ def words(text: str) -> list[str]:
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("xes"):
+        return word[:-2]                               # sexes, boxes
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
@@ -102,7 +104,7 @@ def tokenize(text: str) -> list[Token]:
         possessive = low.endswith("'s")
         if possessive:
             low, raw = low[:-2], raw[:-2]
-        found = words(low.strip("'")) if raw[0].isalpha() or raw[0] == "_" else []
+        found = words(raw.strip("'")) if raw[0].isalpha() or raw[0] == "_" else []
         tokens.append(Token(raw, low, "_".join(found), start, end, possessive))
     return tokens
 
@@ -144,12 +146,45 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
             found.append(exact)
             i = exact.end
             continue
+        phrase = _phrase_at(tokens, i, index)
+        if phrase is not None:
+            found.append(phrase)
+            i = phrase.end
+            continue
         token = tokens[i]
-        names = index.candidates(token.word.rsplit("_", 1)[-1]) if token.is_word and token.low not in _NOT_ALONE else []
-        if names:
-            found.append(Mention(i, i + 1, _closest(token.word.rsplit("_", 1)[-1], names, index), False))
+        word = token.word.rsplit("_", 1)[-1]
+        names = index.candidates(word) if token.is_word and token.low not in _NOT_ALONE else []
+        name = _only(word, names, index)
+        if name:
+            found.append(Mention(i, i + 1, name, False))
         i += 1
     return _runs(found, tokens)
+
+
+def _telling(token: Token) -> str:
+    return token.word.rsplit("_", 1)[-1] if token.is_word and token.low not in _NOT_ALONE else ""
+
+
+def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
+    """The one column every word of a 2-3 word phrase points to ("bill length" -> bill_length_mm)."""
+    for size in (3, 2):
+        words_here = [_telling(t) for t in tokens[start: start + size]]
+        if len(words_here) < size or not all(words_here):
+            continue
+        common = set(index.candidates(words_here[0]))
+        for word in words_here[1:]:
+            common &= set(index.candidates(word))
+        if len(common) == 1:
+            return Mention(start, start + size, common.pop(), False)
+    return None
+
+
+def _only(word: str, names: list[str], index: ColumnIndex) -> str:
+    """The column a lone word names: the only one with that word (or one it shortens); "" when several do, since
+    "price" among unit_price and list_price, or "real" among realgdp and realinv, names none of them."""
+    exact = [n for n in names if word in index.words[n]]
+    chosen = exact or names
+    return chosen[0] if len(chosen) == 1 else ""
 
 
 def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
@@ -173,11 +208,6 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
         if names:
             return Mention(start, ends[size - 1], names[0], True)
     return None
-
-
-def _closest(word: str, names: list[str], index: ColumnIndex) -> str:
-    """Among columns sharing `word`: the one the word explains best (exact word, then fewest words, then name)."""
-    return min(names, key=lambda n: (word not in index.words[n], len(index.words[n]), n))
 
 
 def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:

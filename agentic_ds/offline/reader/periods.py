@@ -19,6 +19,7 @@ from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token, number
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import MONTHS as _MONTHS
+from agentic_ds.offline.reader.vocabulary import OPEN_ENDS
 from agentic_ds.offline.reader.vocabulary import PERIOD_WORDS as _WORDS
 from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
@@ -77,16 +78,19 @@ def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Seq
             end += 1
         column = places.column(tokens, start, end - 1, at, dates_only=False)
         if column in places.years:
-            found += [Filter(column, ">=", low, start, end), Filter(column, "<=", high, start, end)]
+            found += [Filter(column, ">=", low, start, end)] + ([Filter(column, "<=", high, start, end)]
+                                                                 if high is not None else [])
         elif column:
-            period = {"from": f"{low}-01-01", "to": f"{high + 1}-01-01"}
+            period = {"from": f"{low}-01-01", "to": f"{high + 1}-01-01" if high is not None else None}
             found.append(Filter(column, "period", period, start, end))
         i = end
     return found
 
 
-def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int, int] | None:
-    """(first year, last year, end) of a span starting with the year at `i`."""
+def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int | None, int] | None:
+    """(first year, last year or None for "and later", end) of a span starting with the year at `i`."""
+    if i + 2 < len(tokens) and tokens[i + 1].low in ("and", "or") and tokens[i + 2].low in OPEN_ENDS:
+        return first, None, i + 3
     if i + 2 < len(tokens) and tokens[i + 1].low in _RANGE_JOINERS:
         last = _year(tokens[i + 2])
         if last is not None and last >= first and (tokens[i + 1].low != "and" or tokens[i - 1].low == "between"):

@@ -84,10 +84,26 @@ def _group_slot(slot: str, asks: list[Ask], levels: Mapping[str, Sequence[str]])
         if not ask.group or ask.extreme:
             continue
         for level in ask.params.get("levels") or levels.get(ask.group, ()):
-            level_words = set(str(level).lower().replace("-", "_").split())
-            if level_words and level_words <= slot_words:
-                return ask, str(level)
+            text = _level_text(level)
+            level_words = set(text.lower().replace("-", "_").split())
+            if level_words and level_words <= slot_words or any(_names_level(w, text, ask.group) for w in slot_words):
+                return ask, text
     return None
+
+
+def _level_text(level: object) -> str:
+    """A level as the answer writes it: 3, not 3.0."""
+    text = str(level)
+    return text[:-2] if text.endswith(".0") and text[:-2].lstrip("-").isdigit() else text
+
+
+def _names_level(word: str, level: str, group: str) -> bool:
+    """A slot word naming one level of a group: "jan" for January, "q4" for quarter 4, "rel1" for religious 1."""
+    low, name = level.lower(), group.lower()
+    if len(word) >= 3 and low.isalpha() and low.startswith(word):
+        return True
+    head = word[: len(word) - len(low)]
+    return bool(head) and word.endswith(low) and low.isdigit() and name.startswith(head)
 
 
 def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:

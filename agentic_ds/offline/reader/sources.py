@@ -48,15 +48,15 @@ def file_nouns(data: FileProfile) -> set[str]:
     return set(words(PurePosixPath(data.path).stem))
 
 
-def file_stem(path: str) -> str:
-    """How a question writes a file's name: `inputs/parts/part_0003.csv` -> "part_0003"."""
-    return PurePosixPath(path).stem.lower()
+def file_name(path: str) -> str:
+    """How a question writes a file's name: `inputs/parts/part_0003.csv` -> "part_0003.csv"."""
+    return PurePosixPath(path).name.lower()
 
 
 def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others: Sequence[str],
                    task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()) -> Sources:
     """The primary file (the one the task names, then most of `targets`, then of `others`, then its nouns in the
-    task) and the joins it needs. `named`: the words of the task as written, lower-cased."""
+    task) and the joins it needs. `named`: the file names the task writes, lower-cased ("orders.csv")."""
     if not files:
         return Sources(None, [], "no readable input file")
     said = set(task_words)
@@ -67,7 +67,7 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
         names = {c.name for c in data.columns}
         value = 3 * sum(t in names for t in targets) + sum(o in names for o in others)
         value += 2 * len(file_nouns(data) & said) + (5 if counted_noun and counted_noun in file_nouns(data) else 0)
-        value += NAMED_FILE * (file_stem(data.path) in named)
+        value += NAMED_FILE * (file_name(data.path) in named)
         return (-value, -(data.rows or 0), data.path)
 
     primary = min(files, key=score)

@@ -16,22 +16,22 @@ from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reader.asks import Ask, AskReader
 from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.reader.derived import Derived, find_derived
-from agentic_ds.offline.reader.doubts import doubts_of, named_groups
+from agentic_ds.offline.reader.doubts import doubts_of, named_groups, restated
 from agentic_ds.offline.reader.filters import (
     Filter,
-    boolean_flags,
     comparisons,
+    level_numbers,
     missing_rows,
-    named_values,
     outlier_removal,
     signs,
-    unseen_values,
 )
 from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
+from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
 from agentic_ds.offline.reader.periods import periods, year_ranges
 from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots
-from agentic_ds.offline.reader.sources import Join, choose_sources, file_nouns, file_stem
+from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
+from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
 from agentic_ds.offline.reader.vocabulary import LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
@@ -158,6 +158,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
                lambda: year_ranges(tokens, mentions, files, taken),
                lambda: comparisons(tokens, mentions, kinds, taken, columns),
                lambda: signs(tokens, mentions, kinds, taken),
+               lambda: level_numbers(tokens, mentions, columns, taken),
                lambda: periods(tokens, mentions, files, taken),
                lambda: named_values(tokens, mentions, columns, taken, samples),
                lambda: unseen_values(tokens, mentions, columns, taken, named_files))
@@ -166,7 +167,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
             spec.filters.append(found)
             taken |= set(range(found.start, found.end))
     # The words of a column name are not statistics ("'mean radius'", "total_phenols").
-    inside = {p for m in mentions if m.exact and m.end - m.start > 1 for p in range(m.start, m.end)}
+    derived_names = {d.name for d in spec.derived}
+    inside = {p for m in mentions if m.exact and m.end - m.start > 1 or m.column in derived_names
+              for p in range(m.start, m.end)}
     nouns = frozenset(n for data in files for n in file_nouns(data))
     levels = {name: column.distinct for name, column in columns.items()}
     reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns, levels, inside)
@@ -190,14 +193,21 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     noun = counted or counted_noun(tokens, None)
     if noun is not None:
         name_counted_rows(spec.asks, noun.low)
-    named = frozenset(t.low for t in tokens if t.word)
+    said = focus.lower()
+    named = frozenset(file_name(f.path) for f in files if file_name(f.path) in said)
     _choose_files(spec, files, [t.word for t in tokens if t.word], counted.word if counted else "", named)
-    unprofiled = [p for p in profile.not_profiled if file_stem(p) in named]
+    unprofiled = [p for p in profile.not_profiled if file_name(p) in said]
     if unprofiled:
         spec.problem = (f"the question names {unprofiled[0]}, which was not profiled (a run profiles the first "
                         f"{len(profile.files)} files of its inputs)")
-    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside, spec)
+    per_row = nouns | {words_of(c.name) for f in files for c in f.columns if f.rows and c.distinct == f.rows}
+    said_again = restated(tokens, spec.filters, per_row)
+    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec)
     return spec
+
+
+def words_of(name: str) -> str:
+    return "_".join(split_words(name))
 
 
 def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,

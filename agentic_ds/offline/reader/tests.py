@@ -20,14 +20,16 @@ from typing import TYPE_CHECKING
 from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, Z_TALK
 
 if TYPE_CHECKING:
-    from agentic_ds.offline.reader.asks import Ask, AskReader, Hit
+    from agentic_ds.offline.reader.asks import Ask, AskReader
+    from agentic_ds.offline.reader.hits import Hit
 
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
 
 
 def method_hits(reader: AskReader) -> list[Hit]:
     """A named test ("Shapiro-Wilk", "KS", "Welch", "paired") is itself an ask, even with no other word for it."""
-    from agentic_ds.offline.reader.asks import MAX_HITS, Hit
+    from agentic_ds.offline.reader.asks import MAX_HITS
+    from agentic_ds.offline.reader.hits import Hit
 
     hits = []
     for i in sorted(reader.constraints.positions)[:MAX_HITS]:
@@ -57,14 +59,14 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
                 if other.stat == stat:
                     reader.use(other.position, other.position + other.width)
             found.append(ask)
-    if found:
-        _use_test_talk(reader, hits, found)
     c = reader.constraints
     if c.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
         counting = [h for h in hits if h.stat == "count"]
         if counting:
             reader.use(counting[0].position, counting[0].position + counting[0].width)
             found.append(_outliers(reader, counting[0], sentence))
+    if found:
+        _use_test_talk(reader, hits, found)
     return found
 
 
@@ -81,6 +83,10 @@ def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None
             reader.use(hit.position, hit.position + hit.width)     # "count the outliers", "the IQR rule"
     if "outliers_z" in stats:
         _use_z_definition(reader)
+    if "ks" in stats:               # "against a normal with the sample mean and standard deviation": its parameters
+        for hit in hits:
+            if hit.stat in ("mean", "std"):
+                reader.use(hit.position, hit.position + hit.width)
     levene = next((a for a in found if a.stat == "levene"), None)
     for hit in hits if levene is not None else []:
         before = {t.low[:4] for t in reader.tokens[max(0, hit.position - 3): hit.position]}

@@ -11,7 +11,8 @@ from __future__ import annotations
 ONE_WORD_STATS = {
     "mean": "mean", "average": "mean", "avg": "mean", "averages": "mean", "median": "median", "std": "std",
     "stdev": "std", "sd": "std", "variance": "var", "minimum": "min", "min": "min", "maximum": "max", "max": "max",
-    "sum": "sum", "total": "sum", "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
+    "sum": "sum", "total": "sum", "summing": "sum", "summed": "sum",
+    "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
     "mode": "mode", "percentage": "percent", "percent": "percent", "proportion": "percent", "share": "percent",
     "fraction": "percent", "percentile": "percentile", "percentiles": "percentile", "centile": "percentile",
     "quartile": "percentile", "count": "count", "distinct": "nunique", "unique": "nunique", "missing": "missing",
@@ -75,6 +76,7 @@ METHOD_WORDS = {
     "student's": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney", "wilcoxon": "mannwhitney",
     "paired": "paired",
 }
+ORDINALS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
 ROUND_WORDS = frozenset({"round", "rounded", "rounding", "rounds"})
@@ -82,6 +84,7 @@ Z_WORDS = frozenset({"z-score", "z-scores", "zscore", "zscores"})
 ALPHA_WORDS = frozenset({"alpha", "α", "significance"})
 # Words of a named rule that are part of it, not asks of their own ("1.5 IQR rule").
 RULE_FILLERS = frozenset({"x", "×", "*", "times", "the", "of"})
+RULE_LEADS = frozenset({"more", "than", "beyond", "outside", "over", "above", "by", "of"})
 
 # -- rows: comparisons, values, missing values, periods ------------------------------------------------------------
 COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
@@ -100,7 +103,10 @@ OR_MORE = {("or", "more"): ">=", ("or", "above"): ">=", ("or", "less"): "<=", ("
            ("or", "below"): "<="}
 SIGNS = {"negative": ("<", 0.0), "positive": (">", 0.0), "nonzero": ("!=", 0.0), "non-zero": ("!=", 0.0)}
 DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude excluding excluded remove removing "
-                       "skip skipping omit omitting without discard discarding leave".split())
+                       "removed skip skipping skipped omit omitting omitted without discard discarding discarded "
+                       "leave".split())
+# Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
+UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
 NEGATION = frozenset("not non excluding except without other than".split())
 LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
@@ -108,7 +114,9 @@ CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split(
 GENERIC_VALUES = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na
     n/a missing null good bad average normal open closed active inactive""".split())
 OUTLIER_WORDS = frozenset({"outlier", "outliers"})
-PERIOD_WORDS = {"in": "==", "during": "==", "since": ">=", "after": ">", "before": "<", "until": "<="}
+PERIOD_WORDS = {"in": "==", "during": "==", "since": ">=", "after": ">", "before": "<", "until": "<=", "year": "==",
+                "the": "=="}
+OPEN_ENDS = frozenset({"later", "after", "onward", "onwards", "beyond"})
 MONTHS = {name: index for index, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
@@ -188,7 +196,8 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
 DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
 TEST_TALK = frozenset("""significant significantly significance difference differences differ differs different
-    independent independence equal equality reject rejected normal normally distributed rank""".split())
+    independent independence equal equality reject rejected normal normally distributed rank against versus vs
+    yates continuity correction tukey tukey's fences""".split())
 # Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from agentic_ds.offline.planner.binding import Roles
 from agentic_ds.offline.planner.methods import Method, candidate_methods
-from agentic_ds.offline.planner.plan import REPLAN_STAGES, plan_for
+from agentic_ds.offline.planner.plan import REPLAN_STAGES, PlannedStep, plan_for
 from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.mentions import mentioned_columns, words
@@ -49,8 +49,7 @@ def stage_step(stage: StageRecord, task: str, profile: DataProfile, library: Ski
     except ValueError:
         planned = None
     if planned is not None and planned.roles is not None:
-        others = candidate_methods(library, planned.goal, planned.roles, context=planned.text)
-        return _step(stage.title, [planned.method, *others], library)
+        return _step(stage.title, [planned.method, *_others(planned, library)], library)
     return _step(stage.title, infer_methods(stage, profile, library), library)
 
 
@@ -58,8 +57,15 @@ def task_steps(task: str, profile: DataProfile, library: SkillLibrary) -> list[S
     """Simple mode: the answer step of a direct question, or the first analysis steps of an open task."""
     plan = plan_for(task, profile, library, SIMPLE_STEPS + 1)
     steps = plan.steps[1:] if len(plan.steps) > 1 else plan.steps          # no audit in quick mode
-    return [_step(s.title, [s.method, *candidate_methods(library, s.goal, s.roles, context=s.text)], library)
-            for s in steps[:SIMPLE_STEPS] if s.roles is not None]
+    return [_step(s.title, [s.method, *_others(s, library)], library) for s in steps[:SIMPLE_STEPS]]
+
+
+def _others(step: PlannedStep, library: SkillLibrary) -> list[Method]:
+    """Other templates for a retry: those binding the same columns, except for the answer of a direct question,
+    which no description answers (a retry would only overwrite its result with one)."""
+    if step.goal == "answers" or step.roles is None:
+        return []
+    return candidate_methods(library, step.goal, step.roles, context=step.text)
 
 
 def infer_methods(stage: StageRecord, profile: DataProfile, library: SkillLibrary) -> list[Method]:
@@ -78,7 +84,7 @@ def infer_methods(stage: StageRecord, profile: DataProfile, library: SkillLibrar
     reading = read_question(text, profile)
     if reading.spec.answerable and reading.spec.data is not None:
         roles.data_path, roles.given = reading.spec.data.path, reading.spec.params()
-        return candidate_methods(library, "answers", roles, context=text)
+        return candidate_methods(library, "answers", roles, context=text)[:1]
     said = set(words(text))
     goal = next((g for g, vocabulary in STAGE_GOALS if said & vocabulary), "descriptive")
     _roles_from_mentions(roles, text, data)
@@ -112,7 +118,7 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
             continue
         seen.add(code)
         step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
-    if step.attempts:
+    if step.attempts and methods[0].template != "compute_answers":
         first = methods[0].params
         columns = [str(v) for k, v in sorted(first.items())
                    if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat", "encoding")]
