@@ -98,6 +98,7 @@ def _read(path: Path, folder: Path) -> Job | None:
         job = Job(**data)
     except (OSError, ValueError, TypeError):
         return None
-    if job.action not in ACTIONS or not isinstance(job.followup, str) or not isinstance(job.flags, list) or not all(isinstance(f, str) for f in job.flags):
+    if job.action not in ACTIONS or not isinstance(job.followup, str) or not isinstance(job.flags, list) \
+            or not all(isinstance(f, str) for f in job.flags):
         return None
     return job
