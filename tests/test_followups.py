@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -69,9 +70,15 @@ def test_ask_answers_a_follow_up_in_its_own_folder_and_leaves_the_run_untouched(
     assert record["code"] and all((finished / path).is_file() for path in record["code"])
     assert any(path.endswith(".json") for path in record["outputs"])
     assert (folder / "earlier" / "analysis.ipynb").is_file() and (folder / "inputs" / "employees.csv").is_file()
-    # Its run saw the run's memory: the parent's question and answer were in the coder's state.
-    state_memory = json.loads((folder / "run.json").read_text())
-    assert state_memory["mode"] == "simple" and state_memory["task"] == QUESTION
+    ran = json.loads((folder / "run.json").read_text())
+    assert ran["mode"] == "simple" and ran["task"] == QUESTION and ran["models"]["coder"] == "offline"
+    # The agents had the run as their memory: its question, answer, files and code, in the session's state.
+    with sqlite3.connect(folder / "session.db") as db:
+        (state,) = db.execute("SELECT state FROM sessions").fetchone()
+    memory = json.loads(state)["earlier_run"]
+    parent = json.loads((finished / "run.json").read_text())
+    assert "What is the mean salary?" in memory and parent["final_answer"]["answer"] in memory
+    assert "earlier/outputs/" in memory and "### Its code" in memory
 
     after = digests(finished)
     assert {k: v for k, v in after.items() if k not in REPORTS} == {k: v for k, v in before.items()

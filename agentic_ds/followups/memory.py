@@ -80,7 +80,8 @@ def earlier_run(run_root: Path, record: RunRecord, workspace: Workspace) -> str:
     stages = [s for s in record.stages if s.summary or s.title]
     if stages:
         lines += ["", "### Stages"]
-        lines += [f"- {s.title} ({s.status.value}): {_capped(s.summary, SUMMARY_CHARS, s.dir)}" for s in stages]
+        lines += [f"- {s.title} ({s.status.value})" + (f": {_capped(s.summary, SUMMARY_CHARS, s.dir)}" if s.summary
+                                                       else "") for s in stages]
     files = sorted(workspace.rel(p) for p in (workspace.root / EARLIER).rglob("*") if p.is_file())
     if files:
         lines += ["", "### Its files (copies, read-only)"]
