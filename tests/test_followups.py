@@ -143,6 +143,13 @@ def test_a_follow_up_over_http_is_queued_answered_by_its_own_process_and_listed(
         assert empty.status == 400 and empty.json()["error"] == "the question is empty" and empty.json()["hint"]
         unknown = server.post_json("/runs/nope/followups", {"question": QUESTION})
         assert unknown.status == 404 and unknown.json()["hint"]
+        waiting = finished.parent / "20990101-000000-waiting"
+        waiting.mkdir()
+        record = json.loads((finished / "run.json").read_text())
+        (waiting / "run.json").write_text(json.dumps({**record, "id": waiting.name, "status": "awaiting_approval"}))
+        refused = server.post_json(f"/runs/{waiting.name}/followups", {"question": QUESTION})
+        assert refused.status == 409 and "waiting for a decision on its plan" in refused.json()["error"], refused.body
+        assert "agentic-ds approve" in refused.json()["hint"] and not (waiting / "followups").exists()
 
         made = server.post_json(f"/runs/{finished.name}/followups", {"question": "What is the maximum age?"})
         assert made.status == 202, made.body
