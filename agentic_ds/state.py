@@ -55,6 +55,7 @@ JUDGE_REPLY = "judge_reply"            # judge's raw structured output on the la
 JUDGED_CLAIM = "judged_claim"          # how many answers were judged: the judge speaks once on each answer
 SIMPLE_ATTEMPT = "simple_attempt"      # simple mode: 1-based attempt
 EARLIER_ATTEMPTS = "earlier_attempts"  # simple mode: list of {attempt, error, verdict} of failed attempts
+EARLIER_RUN = "earlier_run"            # a follow-up: what the run it follows found (followups/memory.py)
 
 
 # -- structured LLM outputs ---------------------------------------------------------------------

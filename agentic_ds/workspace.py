@@ -12,7 +12,8 @@ from agentic_ds.errors import PathEscape
 _SLUG_BAD = re.compile(r"[^a-z0-9]+")
 
 # Files and folders the agents may read but never write through the file tools.
-PROTECTED = ("inputs", "stages", "analysis.ipynb", "session.db", "events.jsonl", "run.json", ".sandbox", ".lock")
+PROTECTED = ("inputs", "stages", "analysis.ipynb", "session.db", "events.jsonl", "run.json", ".sandbox", ".lock",
+             "followups", "earlier")
 
 
 def slugify(text: str, max_len: int = 40) -> str:

@@ -22,7 +22,7 @@ from tests.workflow_scripts import happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
-RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode", "slots"}
+RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode", "slots", "earlier_run"}
 STATIC_OF = {"plan_parser": {"plan"}}  # the parser re-asks about one plan
 
 
@@ -43,10 +43,11 @@ CONTEXT_VARS = {
     "code_reviewer": ["task", "stage", "execution", "summary", "files"],
     "criteria_checker": ["task", "criteria", "stage_results", "files"],
     "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
-    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files"],
-    "simple_coder": ["task", "data_profile", "earlier_attempts", "skills"],
+    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files",
+                      "earlier_run"],
+    "simple_coder": ["task", "data_profile", "earlier_attempts", "skills", "earlier_run"],
     "answer_validator": ["task", "asks", "execution", "summary", "stage_results", "criteria", "files"],
-    "simple_summary": ["task", "mode", "run_status", "answer", "files"],
+    "simple_summary": ["task", "mode", "run_status", "answer", "files", "earlier_run"],
 }
 
 

@@ -42,12 +42,13 @@ CONTEXTS = {
         stage_results="",
         criteria="",
         files="",
+        earlier_run="",
     ),
-    "simple_coder": dict(task="t", data_profile="p", earlier_attempts="", skills=""),
+    "simple_coder": dict(task="t", data_profile="p", earlier_attempts="", skills="", earlier_run=""),
     "answer_validator": dict(
         task="t", asks=ASKS, execution="e", summary="s", stage_results="", criteria="", files=""
     ),
-    "simple_summary": dict(task="t", mode="simple", run_status="completed", answer="a", files=""),
+    "simple_summary": dict(task="t", mode="simple", run_status="completed", answer="a", files="", earlier_run=""),
 }
 
 

@@ -159,7 +159,41 @@ def resume(**kwargs: object) -> int:
     return resume_command(ResumeOptions(debug=bool(ctx.find_root().params.get("debug")), **kwargs))  # type: ignore[arg-type]
 
 
-for _command in (main, run, resume):
+@main.command("ask", context_settings=CONTEXT_SETTINGS)
+@click.argument("run", metavar="RUN")
+@click.argument("question", metavar="QUESTION", required=False)
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder holding the run directories (default: the configured workdir, ./workdirs).")
+@click.option("--config", metavar="FILE", help="YAML config file to read secrets such as API keys from (as for `run`).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final lines (follow-up, report, status).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per line: every event, then run_finished.")
+@click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), metavar="USD", help="Cost limit.")
+@click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Limit on model calls.")
+@click.option("--max-tokens", type=click.IntRange(min=1), metavar="N", help="Token limit.")
+@click.option("--followup", metavar="ID", hidden=True, help="Answer a follow-up `agentic-ds serve` prepared.")
+def ask(**kwargs: object) -> int:
+    """Ask a follow-up QUESTION on a finished run (`-` reads it from stdin).
+
+    The same kind of agents answer it, with the run's models and settings, its inputs, and what it found (its
+    answer, plan, stage summaries, output files and notebook code) as their memory; new code runs in a sandbox
+    of its own against the run's inputs and a copy of its outputs. The follow-up is kept in
+    RUN/followups/NN-slug/ (followup.json: question, status, answer; its code and outputs), its status decided
+    by the same evidence rules as a run's, and the run's report shows it under the main answer. Nothing the
+    run wrote is changed but its report. Refused with exit 2: an unknown run, an empty question, a run still
+    running, queued or waiting for a decision on its plan.
+
+    \b
+    Examples:
+      agentic-ds ask 20261122-0215 "What is the median salary in Sales?"
+      agentic-ds ask 20261122-0215 "Which region had the most orders?" --json
+    """
+    from agentic_ds.cli.ask import AskOptions, ask_command
+
+    ctx = click.get_current_context()
+    return ask_command(AskOptions(debug=bool(ctx.find_root().params.get("debug")), **kwargs))  # type: ignore[arg-type]
+
+
+for _command in (main, run, resume, ask):
     _command.help = inspect.cleandoc(_command.help or "") + EXIT_CODES_HELP
 
 

@@ -140,6 +140,12 @@ def _show_text(view: RunView) -> str:
         out.append(f"Attempts {view.attempts_note}")
     if view.final_answer and view.final_answer.answer.strip():
         out.append(f"Answer   {view.final_answer.answer}")
+    if view.followups:
+        out += ["", "Follow-ups"]
+        for item in view.followups:
+            out.append(f"  {item.id}  {fmt.status_label(item.status)}  {item.question}")
+            if item.answer:
+                out.append(f"      {item.answer}")
     out += ["", "Stages"]
     title_width = min(48, max((len(s.title) for s in view.stages), default=0))
     for number, stage in enumerate(view.stages, 1):

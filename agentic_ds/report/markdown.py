@@ -19,6 +19,7 @@ def render_markdown_appendix(view: RunView) -> str:
     """The run record appended to report.md, between the appendix markers."""
     parts = [APPENDIX_MARKER, "---", "", "## Run record", "", *_summary_table(view), ""]
     parts += _section("Answer by ask", _ask_lines(view))
+    parts += _section("Follow-up questions", _followup_lines(view))
     parts += _section("Stages", _stage_table(view.stages))
     parts += _section("Success criteria", _criteria_table(view))
     parts += _section("Warnings", [f"- {_inline(w)}" for w in view.warnings])
@@ -96,6 +97,15 @@ def _ask_lines(view: RunView) -> list[str]:
         lines += ["", "Figures of the answer found in no output of executed code: "
                   + ", ".join(f"`{n}`" for n in final.untraced_numbers[:_LIST_CAP]) + "."]
     return lines + ["", f"Confidence rule: {CONFIDENCE_RULE}."]
+
+
+def _followup_lines(view: RunView) -> list[str]:
+    lines = []
+    for item in view.followups:
+        lines.append(f"- **{_inline(item.question)}** ({fmt.status_label(item.status)}"
+                     f"{', ' + item.confidence + ' confidence' if item.confidence else ''}; `followups/{item.id}/`)")
+        lines.append(f"  {_inline(item.answer) if item.answer else 'No answer: ' + _inline(item.reason or '-')}")
+    return lines
 
 
 def _stage_table(stages: list[StageView]) -> list[str]:

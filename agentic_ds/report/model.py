@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ConfigDict, Field
 
+from agentic_ds.followups.record import FollowupRecord
 from agentic_ds.report import formatting as fmt
 from agentic_ds.report.tables import TableView
 from agentic_ds.schema import ModelUsage, RunRecord, StageRecord, StageStatus
@@ -65,6 +66,7 @@ class RunView(RunRecord):
     outputs: list[str] = Field(default_factory=list)
     artifacts: dict[str, bool] = Field(default_factory=dict)       # top-level file -> present
     problems: list[str] = Field(default_factory=list)              # what is missing or unreadable
+    followups: list[FollowupRecord] = Field(default_factory=list)  # follow-up questions asked on the run, in order
 
     @property
     def has_record(self) -> bool:

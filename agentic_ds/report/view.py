@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agentic_ds.errors import PathEscape
+from agentic_ds.followups.record import FollowupRecord, folder_of, list_records
 from agentic_ds.report import tables
 from agentic_ds.report.coerce import (
     as_int,
@@ -84,6 +85,7 @@ def load_run_view(root: Path | str) -> RunView:
     view.not_profiled = len(profile.get("not_profiled") or []) if isinstance(profile.get("not_profiled"), list) else 0
     view.stages = _stages(ws, record, plan, problems)
     view.report_text = _report_text(ws, problems)
+    view.followups = _followups(ws)
     _attach_unclaimed(ws, view)
     view.artifacts = {name: ws.file(name).exists() for name in
                       ("run.json", "plan.md", "plan.json", "data_profile.json", "analysis.ipynb",
@@ -91,6 +93,17 @@ def load_run_view(root: Path | str) -> RunView:
     if not view.has_record:
         problems.append("run.json is missing: status, timings and cost are unknown")
     return view
+
+
+def _followups(ws: Workspace) -> list[FollowupRecord]:
+    """The follow-up questions asked on the run; one whose process died says so."""
+    out = []
+    for record in list_records(ws.root):
+        if run_lock.died(folder_of(ws.root) / record.id, record.status):
+            record.status, record.reason = RunStatus.INTERRUPTED, run_lock.DIED_REASON
+        record.answer, record.reason = quote(record.answer, ANSWER_CHARS), quote(record.reason, ANSWER_CHARS)
+        out.append(record)
+    return out
 
 
 def split_report(text: str) -> tuple[str, str]:

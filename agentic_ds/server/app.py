@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from agentic_ds.server import adk_app, errors, views
+from agentic_ds.server import adk_app, errors, followups, views
 from agentic_ds.server.guard import BodyLimit, TokenGuard
 from agentic_ds.server.options import ServeOptions
 from agentic_ds.server.routes import Context, router
@@ -42,6 +42,7 @@ def build_app(options: ServeOptions) -> FastAPI:
     app.state.agentic_ds = Context(options=options, supervisor=supervisor)
     errors.install(app)
     app.include_router(router)
+    app.include_router(followups.router)
     app.add_middleware(BodyLimit, max_upload_bytes=options.max_upload_bytes)
     app.add_middleware(TokenGuard, token=options.token)   # added last: the outermost, so the first to answer
     return app

@@ -19,13 +19,14 @@ from typing import Literal
 from agentic_ds.runs import safe_files
 from agentic_ds.schema import now_iso
 
-Action = Literal["start", "resume", "decide"]
-ACTIONS: tuple[Action, ...] = ("start", "resume", "decide")
+Action = Literal["start", "resume", "decide", "ask"]
+ACTIONS: tuple[Action, ...] = ("start", "resume", "decide", "ask")
 
 
 @dataclass
 class Job:
-    """What to run for a run: `agentic-ds resume RUN` (start, resume) or `agentic-ds approve RUN` (decide)."""
+    """What to run for a run: `agentic-ds resume RUN` (start, resume), `agentic-ds approve RUN` (decide), or
+    `agentic-ds ask RUN --followup ID` (ask: a follow-up question prepared in the run's folder)."""
 
     run_id: str
     action: Action
@@ -33,13 +34,21 @@ class Job:
     stdin: str = ""                                  # a decision's notes (read by `--edit -`)
     seq: int = field(default_factory=time.time_ns)
     enqueued_at: str = field(default_factory=now_iso)
+    followup: str = ""                               # ask: the follow-up's id (`NN-slug`)
+
+    @property
+    def key(self) -> str:
+        """What the job is for: the run, or one follow-up of it (a run's follow-ups do not keep the run busy)."""
+        return f"{self.run_id}--followup-{self.followup}" if self.action == "ask" else self.run_id
 
     @property
     def file_name(self) -> str:
-        return f"{self.seq:020d}-{self.run_id}.json"
+        return f"{self.seq:020d}-{self.key}.json"
 
     def argv(self, run_dir: Path) -> list[str]:
         """The child's arguments after `python -m agentic_ds`."""
+        if self.action == "ask":
+            return ["ask", str(run_dir), "--followup", self.followup, "--json", *self.flags]
         command = "approve" if self.action == "decide" else "resume"
         return [command, str(run_dir), "--json", *self.flags]
 
@@ -59,7 +68,7 @@ class JobQueue:
             job = _read(path, self.folder)
             if job is None:
                 problems.append(path.name)
-            elif self.find(job.run_id) is None:
+            elif self.find(job.key) is None:
                 self.jobs.append(job)
         self.jobs.sort(key=lambda job: job.seq)
         return problems
@@ -75,12 +84,12 @@ class JobQueue:
         with contextlib.suppress(FileNotFoundError):
             (self.folder / job.file_name).unlink()
 
-    def find(self, run_id: str) -> Job | None:
-        return next((job for job in self.jobs if job.run_id == run_id), None)
+    def find(self, key: str) -> Job | None:
+        return next((job for job in self.jobs if job.key == key), None)
 
-    def position(self, run_id: str) -> int | None:
+    def position(self, key: str) -> int | None:
         """1 for the next job to run."""
-        return next((i for i, job in enumerate(self.jobs, 1) if job.run_id == run_id), None)
+        return next((i for i, job in enumerate(self.jobs, 1) if job.key == key), None)
 
 
 def _read(path: Path, folder: Path) -> Job | None:
@@ -89,6 +98,7 @@ def _read(path: Path, folder: Path) -> Job | None:
         job = Job(**data)
     except (OSError, ValueError, TypeError):
         return None
-    if job.action not in ACTIONS or not isinstance(job.flags, list) or not all(isinstance(f, str) for f in job.flags):
+    if job.action not in ACTIONS or not isinstance(job.followup, str) or not isinstance(job.flags, list) \
+            or not all(isinstance(f, str) for f in job.flags):
         return None
     return job

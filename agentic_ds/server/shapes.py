@@ -24,7 +24,7 @@ class QueueOut(BaseModel):
     """The run's job while it waits for a free slot of the server."""
 
     position: int = Field(description="1: the next to start")
-    action: Literal["start", "resume", "decide"]
+    action: Literal["start", "resume", "decide", "ask"]
     enqueued_at: str
 
 

@@ -98,7 +98,7 @@ class Supervisor:
         while not self._stopping and len(self.active) < self.max_runs and self.queue.jobs:
             job = self.queue.jobs[0]
             self.queue.drop(job)
-            self.active[job.run_id] = Active(job=job, started_at=now_iso())
+            self.active[job.key] = Active(job=job, started_at=now_iso())
             task = asyncio.get_running_loop().create_task(self._run(job))
             self._waiters.add(task)
             task.add_done_callback(self._waiters.discard)
@@ -131,11 +131,11 @@ class Supervisor:
 
     # -- one job -----------------------------------------------------------------------------------
     async def _run(self, job: Job) -> None:
-        active = self.active[job.run_id]
+        active = self.active[job.key]
         run_dir = self.workdir / job.run_id
         log_dir = self.state_dir / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
-        log_path = log_dir / f"{job.run_id}.log"
+        log_path = log_dir / f"{job.key}.log"
         code: int | None = None
         try:
             argv = [sys.executable, "-m", "agentic_ds", *job.argv(run_dir)]
@@ -165,16 +165,18 @@ class Supervisor:
                     os.killpg(process.pid, signal.SIGKILL)
 
     def _finished(self, job: Job, code: int | None, log_path: Path, log_dir: Path) -> None:
-        active = self.active.pop(job.run_id, None)
+        active = self.active.pop(job.key, None)
         tail = _tail(log_path, log_dir)
         result = {"action": job.action, "exit_code": code, "started_at": active.started_at if active else "",
                   "ended_at": now_iso(), "cancelled": bool(active and active.cancelled), "stderr_tail": tail}
         with contextlib.suppress(OSError):
             jobs = self.state_dir / "jobs"
             jobs.mkdir(parents=True, exist_ok=True)
-            safe_files.write_json(jobs / f"{job.run_id}.json", result, root=jobs)
+            safe_files.write_json(jobs / f"{job.key}.json", result, root=jobs)
         if job.action == "start":
             _never_started(self.workdir / job.run_id, code, bool(active and active.cancelled), tail)
+        if job.action == "ask":
+            _followup_never_started(self.workdir / job.run_id, job.followup, code, tail)
         self.kick()
 
     @staticmethod
@@ -200,6 +202,21 @@ def _never_started(run_dir: Path, code: int | None, cancelled: bool, tail: str) 
         record.reason = f"its process ended before the run started (exit code {code}): {last or 'no error given'}"
     record.reason += f"; `agentic-ds resume {run_dir.name}` starts it"
     record.save(run_dir / "run.json")
+
+
+def _followup_never_started(run_dir: Path, followup: str, code: int | None, tail: str) -> None:
+    """An ask job whose process ended before the follow-up's run started (refused, killed): its record says so."""
+    from agentic_ds.followups import record as followups
+    from agentic_ds.followups.answer import finish
+
+    with contextlib.suppress(Exception):
+        found = followups.read(run_dir, followup)
+        if found is None or found.status is not RunStatus.QUEUED:
+            return
+        last = " ".join(line for line in tail.splitlines() if line.startswith(("error:", "hint:")))[-600:]
+        found.reason = f"its process ended before it started (exit code {code}): {last or 'no error given'}"
+        workspace, _ = followups.find(run_dir, found.id)
+        finish(run_dir, workspace, found)
 
 
 async def _feed(process: asyncio.subprocess.Process, text: str) -> None:

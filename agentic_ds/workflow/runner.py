@@ -57,6 +57,7 @@ class RunRequest:
     skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
     resume: Any = None             # agentic_ds.workflow.resume.ResumePoint: continue the run it describes
     approve_plan: bool = False     # the plan waits for a person before any stage runs (workflow/plan_gate.py)
+    earlier_run: str = ""          # a follow-up question: what the run it follows found (followups/memory.py)
 
 
 @dataclass
@@ -169,6 +170,8 @@ async def _open_session(request: RunRequest, service: Any, run_config: Any) -> t
     if request.resume is not None:
         return request.resume.session_id, request.resume.state_delta(), request.resume.run_config(run_config)
     state: dict[str, Any] = {S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)}
+    if request.earlier_run:
+        state[S.EARLIER_RUN] = request.earlier_run
     if request.approve_plan:
         state[S.PLAN_APPROVAL] = PlanApproval(required=True).model_dump(mode="json")
     session = await service.create_session(app_name=APP_NAME, user_id=USER_ID, state=state)

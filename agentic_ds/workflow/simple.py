@@ -42,6 +42,7 @@ def simple_coder_context(services: RunServices) -> ContextBuilder:
         return {
             "task": task,
             "data_profile": state.get(S.DATA_PROFILE) or "",
+            "earlier_run": state.get(S.EARLIER_RUN) or "",
             "earlier_attempts": [dict(item) for item in state.get(S.EARLIER_ATTEMPTS) or []],
             "skills": services.relevant_skills(task),
             "profile": services.profile(),

@@ -48,6 +48,7 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             "mode": mode,
             "run_status": f"{status} - {reason}",
             "files": list_produced(services.workspace),
+            "earlier_run": state.get(S.EARLIER_RUN) or "",
         }
         base["answer"] = dict(state.get(S.FINAL_ANSWER) or {})
         base["profile"] = services.profile()
