@@ -27,7 +27,9 @@ def ws(tmp_path) -> Workspace:
 
 def test_tools_write_then_read_then_list(ws):
     read_file, write_file, list_files = make_file_tools(ws, output_cap=1000)
-    assert write_file("outputs/notes/summary.md", "# Findings\n") == {"path": "outputs/notes/summary.md", "bytes": 11}
+    written = write_file("outputs/notes/summary.md", "# Findings\n")
+    assert {k: written[k] for k in ("path", "bytes")} == {"path": "outputs/notes/summary.md", "bytes": 11}
+    assert "not evidence" in written["note"]
     assert read_file("outputs/notes/summary.md")["content"] == "# Findings\n"
     listing = list_files()
     assert listing["files"] == [

@@ -72,3 +72,26 @@ async def test_tools_run_python_through_an_adk_agent_records_the_execution(ws):
     assert not summary.ok and summary.cells == 2 and summary.files == ["outputs/x.csv"]
     assert summary.error.startswith("AttributeError: 'DataFrame' object has no attribute 'nope'")
     assert (ws.root / "stages" / "01-analysis" / "cell_002.py").exists()
+
+
+async def test_code_rewrites_a_file_the_write_tool_put_in_outputs(ws):
+    runner = CodeRunner(ws, SandboxSettings())
+    tools = build_tools(ws, runner, output_cap=2000)
+    model = ScriptedLlm(name="coder", script=[
+        call("write_file", path="outputs/findings.md", content="# draft\n"),
+        call("run_python", code="open('outputs/findings.md', 'w').write('# from code\\n')\nprint('rewritten')"),
+        text("done"),
+    ])
+    agent = LlmAgent(name="coding_agent", model=model, instruction="code", tools=tools.coder)
+    adk = InMemoryRunner(agent=agent, app_name="t")
+    session = await adk.session_service.create_session(app_name="t", user_id="u")
+    try:
+        async for _ in adk.run_async(
+            user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="go")])
+        ):
+            pass
+    finally:
+        await runner.close()
+    assert "not evidence" in model.request_text(1)          # the tool said what its file is worth
+    assert "rewritten" in model.request_text(2) and "PermissionError" not in model.request_text(2)
+    assert (ws.root / "outputs" / "findings.md").read_text() == "# from code\n"

@@ -111,7 +111,12 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
             return _unsafe(workspace, path, exc)
         except OSError as exc:
             return {"error": f"cannot write {path!r}: {exc.strerror}"}
-        return {"path": workspace.rel(full), "bytes": len(data)}
+        result: dict[str, Any] = {"path": workspace.rel(full), "bytes": len(data)}
+        if workspace.rel(full).split("/", 1)[0] in CODE_FOLDERS:
+            _writable_by_code(full)
+            result["note"] = ("not evidence: only files that run_python code wrote count as a result; write "
+                              "figures you will cite from run_python")
+        return result
 
     def list_files(path: str = ".") -> dict[str, Any]:
         """List the files under a folder of the run directory (recursively), with their sizes.
@@ -147,6 +152,25 @@ def make_file_tools(workspace: Workspace, *, output_cap: int) -> tuple[Callable[
         return {"path": workspace.rel(full), "files": entries[:MAX_LIST_ENTRIES], "truncated": truncated}
 
     return read_file, write_file, list_files
+
+
+CODE_FOLDERS = ("outputs", "figures")   # the folders executed code writes (sandbox.layout.WRITABLE)
+
+
+def _writable_by_code(full: Path) -> None:
+    """Let the sandboxed code (another user) rewrite a file this tool put in its folders: it could replace it
+    anyway (the folder is its own), but `open(..., "w")` on our file failed with a PermissionError mid-stage."""
+    try:
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        if os.path.samestat(os.fstat(fd), os.lstat(full)):
+            os.fchmod(fd, 0o666)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _literal(workspace: Workspace, path: str, *, for_write: bool = False) -> Path:
