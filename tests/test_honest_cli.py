@@ -63,9 +63,9 @@ def everything_met_without_evidence() -> list:
 CASES = {
     # The final answer quotes a figure no executed code produced.
     "simple-lies-about-numbers": ("simple", lambda: simple(ran_means(), [validated(INVENTED)]),
-                                  "which region has the highest mean price"),
+                                  "the `region` with the highest mean of `price`"),
     "orchestrated-lies-about-numbers": ("orchestrated", lambda: orchestrated(answer_validator=[validated(INVENTED)]),
-                                        "which region has the highest mean price"),
+                                        "the `region` with the highest mean of `price`"),
     # The criteria checker says met, citing a file that is not there, or one that lacks the figure it quotes.
     "checker-cites-a-missing-file": ("orchestrated", lambda: orchestrated(
         criteria_checker=[criteria(True, "outputs/summary.json: south 21.0")] * 2),
@@ -156,6 +156,6 @@ def test_a_run_stopped_before_any_answer_still_says_ask_by_ask_that_nothing_was_
     assert code != 0 and record["status"] != "completed" and not last.startswith("status: completed")
     final = record["final_answer"]
     assert final["answer"] == "" and final["confidence"] == "low"
-    assert final["asks"][0]["ask"] == "which region has the highest mean price" and not final["asks"][0]["answered"]
+    assert final["asks"][0]["ask"] == "the `region` with the highest mean of `price`" and not final["asks"][0]["answered"]
     assert "answer was validated" in final["asks"][0]["why"]
-    assert "which region has the highest mean price" in report
+    assert "the `region` with the highest mean of `price`" in report

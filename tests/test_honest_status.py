@@ -66,7 +66,7 @@ async def test_simple_invented_figure_leaves_the_ask_unanswered(tmp_path):
                      [validated("South has the highest mean price (27.5).")])
     outcome, _ = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, mode="simple",
                                     settings=ONE_ATTEMPT)
-    record = assert_outcome(outcome, RunStatus.INCOMPLETE, "which region has the highest mean price")
+    record = assert_outcome(outcome, RunStatus.INCOMPLETE, "the `region` with the highest mean of `price`")
     final = record["final_answer"]
     assert final["untraced_numbers"] == ["27.5"] and final["asks"][0]["answered"] is False
     assert "27.5" in final["asks"][0]["why"] and "in none of the files it cites" in final["asks"][0]["why"]
@@ -157,8 +157,8 @@ async def test_an_ask_the_plan_left_out_gets_a_criterion_and_keeps_the_run_from_
     assert added["origin"] == "asks" and "units" in added["text"] and added["met"] is not True
     assert json.loads((outcome.workspace.root / "plan.json").read_text())["success_criteria"][1] == added["text"]
     asks = record["final_answer"]["asks"]
-    assert [(a["ask"], a["answered"]) for a in asks] == [("the mean of price per region", True),
-                                                         ("the mean of units per region", False)]
+    assert [(a["ask"], a["answered"]) for a in asks] == [("the mean of `price` per `region`", True),
+                                                         ("the mean of `units` per `region`", False)]
     assert "units" in models["criteria_checker"].request_text(0)
 
 
