@@ -13,6 +13,8 @@ import pytest
 
 from agentic_ds.context.cache_markers import wants_cache_markers
 from agentic_ds.context.per_call import is_per_call
+from agentic_ds.profiling.model import DataProfile
+from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
 from agentic_ds.testing.harness import run_scripted
 from agentic_ds.workflow.prompting import render, render_parts, template_names
 from tests.cache_marker_probe import PER_CALL, STATIC
@@ -22,88 +24,185 @@ from tests.workflow_scripts import happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
-RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode", "slots", "earlier_run"}
+RUN_STATIC = {"task", "asks", "data_profile", "input_problems", "max_stages", "mode", "slots", "earlier_run", "profile"}
 STATIC_OF = {"plan_parser": {"plan"}}  # the parser re-asks about one plan
-
-
-def stage(tag: str) -> dict:
-    return {"id": f"s-{tag}", "title": f"title {tag}", "description": f"does {tag}", "expected_outputs": [f"out-{tag}"]}
-
-
+# Values that are not shown as text of their own: numbers, the data profile (records the offline model reads).
+NOT_TEXT = {"max_stages", "profile", "current", "stages_left"}
+# The variables each template gets, as its context builder (agentic_ds/workflow/*.py) gives them.
+PROFILE = DataProfile()
 CONTEXT_VARS = {
-    "plan_maker": ["task", "asks", "data_profile", "input_problems", "previous_plan", "review", "user_notes",
-                   "max_stages"],
-    "plan_reviewer": ["task", "data_profile", "plan", "previous_review"],
+    "plan_maker": ["task", "data_profile", "input_problems", "asks", "previous_plan", "review", "user_notes",
+                   "max_stages", "profile"],
+    "plan_reviewer": ["task", "data_profile", "plan", "previous_review", "profile", "max_stages"],
     "confirmation": ["subject", "review"],
     "plan_parser": ["plan", "asks", "previous_error"],
-    "task_reader": ["task", "slots", "data_profile", "previous_error"],
-    "judge": ["task", "asks", "answer", "parts", "criteria", "excerpts"],
-    "coding_agent": ["task", "data_profile", "stage_map", "finished_stages", "stage", "feedback", "last_error",
-                     "previous_code", "skills", "missing"],
+    "task_reader": ["task", "slots", "data_profile", "profile", "previous_error"],
+    "judge": ["task", "asks", "answer", "parts", "excerpts", "criteria"],
+    "coding_agent": ["task", "data_profile", "stages", "current", "stage", "feedback", "previous_code", "last_error",
+                     "skills", "criteria", "profile"],
     "code_reviewer": ["task", "stage", "execution", "summary", "files"],
-    "criteria_checker": ["task", "criteria", "stage_results", "files"],
-    "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left"],
-    "summary_agent": ["task", "mode", "run_status", "answer", "plan", "stage_results", "criteria", "files",
-                      "earlier_run"],
-    "simple_coder": ["task", "data_profile", "earlier_attempts", "skills", "earlier_run"],
-    "answer_validator": ["task", "asks", "execution", "summary", "stage_results", "criteria", "files"],
-    "simple_summary": ["task", "mode", "run_status", "answer", "files", "earlier_run"],
+    "criteria_checker": ["task", "criteria", "stages", "files", "profile"],
+    "stage_reflector": ["task", "stages", "criteria", "latest", "stages_left", "profile"],
+    "summary_agent": ["task", "mode", "run_status", "files", "earlier_run", "answer", "profile", "stages", "criteria"],
+    "simple_coder": ["task", "data_profile", "earlier_run", "earlier_attempts", "skills", "profile"],
+    "answer_validator": ["task", "mode", "asks", "files", "profile", "execution", "summary", "stages", "criteria"],
+    "simple_summary": ["task", "mode", "run_status", "files", "earlier_run", "answer", "profile"],
 }
+# The modes a template is rendered in (its agent's prompt in that mode, `agent_table`), and what the builder
+# leaves empty in a mode: the validator shows the execution in simple mode and the stages in orchestrated mode.
+MODES = {"answer_validator": ("simple", "orchestrated"), "simple_coder": ("simple",), "simple_summary": ("simple",)}
+EMPTY_IN = {("answer_validator", "simple"): {"stages": [], "criteria": []},
+            ("answer_validator", "orchestrated"): {"execution": {}, "summary": ""}}
+SHOWS_MODE = {"summary_agent", "simple_summary"}  # the answer validator takes its mode as a switch, not as text
+CASES = [pytest.param(name, mode, id=name if len(MODES.get(name, ("orchestrated",))) == 1 else f"{name}-{mode}")
+         for name in sorted(CONTEXT_VARS) for mode in MODES.get(name, ("orchestrated",))]
+
+# The two calls (tags A and B) differ in every per-call line, as two calls' values do, so a line the two prompts
+# share below the static part can only be template text that belongs above it.
+CURRENT = {"A": 1, "B": 2}
 
 
-# Values a template renders as data, not as text: each holds its tagged marker.
+def stage(tag: str) -> StageRecord:
+    return StageRecord(id=f"s-{tag}", title=f"PER-CALL-stage-{tag}", description=f"does {tag}",
+                       expected_outputs=[f"out-{tag}"], status=StageStatus.RUNNING, attempts=1,
+                       dir=f"stages/0{CURRENT[tag] + 1}-{tag}")
+
+
+def stages(mark: str, tag: str) -> list[StageRecord]:
+    """A: one stage failed, the current one second; B: one approved, one failed without a summary, then the
+    current one."""
+    done = {
+        "A": [StageRecord(id="s1", title=f"{mark} audit", description=f"{mark} audit", status=StageStatus.FAILED,
+                          attempts=3, summary=f"{mark}: no region column", dir="stages/01-audit")],
+        "B": [StageRecord(id="s1", title=f"{mark} audit", description=f"{mark} audit", status=StageStatus.APPROVED,
+                          attempts=1, summary=f"{mark}: 12 rows dropped", dir="stages/01-audit"),
+              StageRecord(id="s2", title=f"{mark} means", description=f"{mark} means", status=StageStatus.FAILED,
+                          attempts=3)],
+    }[tag]
+    pending = StageRecord(id="s9", title=f"{mark} plot", description=f"{mark} plot")
+    return [*done, stage(tag), pending]
+
+
+def criteria(mark: str, tag: str) -> list[CriterionRecord]:
+    return {
+        "A": [CriterionRecord(id="c1", text=f"{mark} mean", met=True, evidence=f"outputs/m.csv: {mark} 12.5"),
+              CriterionRecord(id="c2", text=f"{mark} p-value", met=False, evidence=f"outputs/t.json: {mark} F 3.2",
+                              judged=f"{mark}: no p-value quoted")],
+        "B": [CriterionRecord(id="c1", text=f"{mark} mean", met=False, evidence=f"outputs/m.csv: {mark} 9.5"),
+              CriterionRecord(id="c2", text=f"{mark} p-value")],
+    }[tag]
+
+
+def execution(mark: str, tag: str) -> dict:
+    return {
+        "A": {"ok": False, "cells": 1, "error": f"{mark} KeyError: 'region'", "files": [], "output_tail": ""},
+        "B": {"ok": True, "cells": 3, "error": "", "files": [f"outputs/{mark}.csv"], "output_tail": f"{mark} 12.5"},
+    }[tag]
+
+
+def answer(mark: str, tag: str) -> dict:
+    return {
+        "A": {"answer": f"{mark} north 12.5", "valid": True, "confidence": "high", "confidence_basis": f"{mark} file",
+              "asks": [{"id": "a1", "ask": f"{mark} mean", "answered": True, "answer": f"{mark} 12.5"}]},
+        "B": {"answer": "", "valid": False, "confidence": "low", "caveats": [f"{mark} no output"],
+              "asks": [{"id": "a1", "ask": f"{mark} mean", "answered": False, "why": f"{mark} not computed"}],
+              "untraced_numbers": ["13.1"]},
+    }[tag]
+
+
+def files(mark: str, tag: str) -> list[dict]:
+    return [{"path": f"outputs/{mark}.csv", "bytes": {"A": 1234, "B": 56}[tag], "problem": ""},
+            {"path": f"outputs/{mark}-link", "bytes": 10, "problem": f"{mark} a link out of the run"}]
+
+
+def earlier_attempts(mark: str, tag: str) -> list[dict]:
+    return {"A": [{"attempt": 1, "ran": False, "error": f"{mark} NameError", "verdict": ""}],
+            "B": [{"attempt": 2, "ran": True, "error": "", "verdict": f"{mark} a1 not answered"}]}[tag]
+
+
+def latest(mark: str, tag: str) -> StageRecord:
+    return StageRecord(id="s1", title=mark, status=StageStatus.APPROVED, attempts=CURRENT[tag],
+                       summary=f"{mark} done")
+
+
+# Values a template renders as data, not as text: each holds its tagged marker. By (template, variable), else by
+# variable.
 TYPED = {
-    ("judge", "parts"): lambda mark: [{"id": "a1", "ask": mark, "answer": mark, "files": [mark],
-                                       "found": {"1.5": mark}}],
-    ("judge", "criteria"): lambda mark: [{"id": "c1", "text": mark, "evidence": mark}],
-    ("judge", "excerpts"): lambda mark: [{"file": mark, "text": mark}],
+    ("judge", "parts"): lambda mark, tag: [{"id": "a1", "ask": mark, "answer": mark, "files": [mark],
+                                            "found": {"1.5": mark}}],
+    ("judge", "criteria"): lambda mark, tag: [{"id": "c1", "text": mark, "evidence": mark}],
+    ("judge", "excerpts"): lambda mark, tag: [{"file": mark, "text": mark}],
+    ("judge", "answer"): lambda mark, tag: mark,
+    ("code_reviewer", "files"): lambda mark, tag: [f"stages/02-{tag}/{mark}.py"],
+    "stages": stages,
+    "criteria": criteria,
+    "execution": execution,
+    "answer": answer,
+    "files": files,
+    "earlier_attempts": earlier_attempts,
+    "latest": latest,
 }
 
 
-def context(name: str, tag: str) -> dict:
+def context(name: str, tag: str, mode: str = "orchestrated") -> dict:
     """Every variable filled; run-static ones the same whatever `tag`, per-call ones carrying `tag`."""
     static = RUN_STATIC | STATIC_OF.get(name, set())
     values = {}
     for var in CONTEXT_VARS[name]:
+        mark = f"PER-CALL-{var}-{tag}"
         if var == "asks":
             values[var] = [{"id": "a1", "text": "RUN-STATIC-asks", "slot": ""}]
         elif var == "slots":
             values[var] = ["RUN-STATIC-slots"]
+        elif var == "mode":
+            values[var] = mode
+        elif var == "profile":
+            values[var] = PROFILE
         elif var in static:
             values[var] = 5 if var == "max_stages" else f"RUN-STATIC-{var}"
         elif (name, var) in TYPED:
-            values[var] = TYPED[name, var](f"PER-CALL-{var}-{tag}")
+            values[var] = TYPED[name, var](mark, tag)
+        elif var in TYPED:
+            values[var] = TYPED[var](mark, tag)
         elif var == "stage":
             values[var] = stage(tag)
+        elif var == "current":
+            values[var] = CURRENT[tag]
         elif var == "stages_left":
-            values[var] = {"A": 1, "B": 2}[tag]
+            values[var] = {"A": 1, "B": 0}[tag]
         else:
-            values[var] = f"PER-CALL-{var}-{tag}"
-    return values
+            values[var] = mark
+    return {**values, **EMPTY_IN.get((name, mode), {})}
 
 
 def test_every_template_is_covered():
     assert sorted(f"{name}.md.j2" for name in CONTEXT_VARS) == template_names()
 
 
-@pytest.mark.parametrize("name", sorted(CONTEXT_VARS))
-def test_everything_static_comes_before_anything_that_changes_between_calls(name):
-    a, b = render_parts(name, context(name, "A")), render_parts(name, context(name, "B"))
+@pytest.mark.parametrize(("name", "mode"), CASES)
+def test_everything_static_comes_before_anything_that_changes_between_calls(name, mode):
+    a, b = render_parts(name, context(name, "A", mode)), render_parts(name, context(name, "B", mode))
     # the static part (the system instruction) is the same whatever changes between calls, and holds none of it
     assert a.static == b.static
     assert "PER-CALL" not in a.static and "s-A" not in a.static
-    for var in set(CONTEXT_VARS[name]) & (RUN_STATIC | STATIC_OF.get(name, set())) - {"max_stages"}:
+    for var in set(CONTEXT_VARS[name]) & (RUN_STATIC | STATIC_OF.get(name, set())) - NOT_TEXT - {"mode"}:
         assert f"RUN-STATIC-{var}" in a.static, var
+    if name in SHOWS_MODE:
+        assert f"## Mode\n{mode}\n" in a.static
     # the role, rules and answer format are static: in the whole prompt, every line that is the same for both
     # contexts sits in the static part, except the headings of per-call sections
-    full_a, full_b = render(name, context(name, "A")), render(name, context(name, "B"))
+    full_a, full_b = render(name, context(name, "A", mode)), render(name, context(name, "B", mode))
     shared = set(full_a.splitlines()) & set(full_b.splitlines())
     stray = [line for line in shared if line.strip() and not line.startswith("## ") and line not in a.static]
     assert not stray, f"static text below a per-call section in {name}.md.j2: {stray}"
-    # nothing per-call is lost: it is all in the per-call part
-    for var in set(CONTEXT_VARS[name]) - RUN_STATIC - STATIC_OF.get(name, set()):
-        if var not in ("stage", "stages_left"):
-            assert f"PER-CALL-{var}-A" in a.per_call, var
+    # nothing per-call is lost: it is all in the per-call part (but what the builder leaves empty in this mode)
+    per_call = set(CONTEXT_VARS[name]) - RUN_STATIC - STATIC_OF.get(name, set()) - NOT_TEXT
+    for var in per_call - set(EMPTY_IN.get((name, mode), {})):
+        assert f"PER-CALL-{var}-A" in a.per_call, var
+    if "stage" in CONTEXT_VARS[name]:
+        assert "Id: s-A" in a.per_call
+    if "stages_left" in CONTEXT_VARS[name]:
+        assert "after the last one: 1." in a.per_call and "No new stage can be" in b.per_call
     assert full_a.startswith(a.static) and full_a.rstrip().endswith(a.per_call.rstrip())
 
 
