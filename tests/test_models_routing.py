@@ -142,7 +142,8 @@ def test_automatic_default_per_provider_key(env_var, main, cheap, kind):
         assert models.choices[role] == ModelChoice(role, main, kind, automatic=True)
     assert models.spec("compactor") == cheap
     assert models.reason == f"chosen automatically because {env_var} is set"
-    assert models.describe().startswith(f"{main} for planner, reviewer, judge, coder, summarizer; {cheap} for compactor")
+    roles = "planner, reviewer, judge, coder, summarizer"
+    assert models.describe().startswith(f"{main} for {roles}; {cheap} for compactor")
 
 
 def test_first_provider_in_order_wins_when_several_keys_are_set():

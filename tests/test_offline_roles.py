@@ -80,8 +80,9 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
     plan, parsed = await plan_of(model, run)
     assert [s.title for s in parsed.stages] == ["Audit data quality", "Answer: the median of revenue per region"]
     assert "`revenue`" in plan and "`region`" in plan and "Method:" not in plan
-    review, _ = await drive(model, "plan_reviewer", {"task": TASK, "data_profile": "", "plan": plan,
-                                                     "previous_review": "", "profile": profile, "max_stages": 6}, Tools(root), names=READ_ONLY)
+    context = {"task": TASK, "data_profile": "", "plan": plan, "previous_review": "", "profile": profile,
+               "max_stages": 6}
+    review, _ = await drive(model, "plan_reviewer", context, Tools(root), names=READ_ONLY)
     assert review.startswith("APPROVED")
     decision, _ = await drive(model, "plan_confirmation", {"subject": "A plan.", "review": review}, None, names=())
     assert Decision.model_validate_json(decision).exit is True
@@ -94,8 +95,9 @@ async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model
     root, _, profile = run
     bad = ("## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n"
            "- outputs/a.json has it\n")
-    review, _ = await drive(model, "plan_reviewer", {"task": TASK, "data_profile": "", "plan": bad, "profile": profile,
-                                                     "previous_review": "", "max_stages": 6}, Tools(root), names=READ_ONLY)
+    context = {"task": TASK, "data_profile": "", "plan": bad, "profile": profile, "previous_review": "",
+               "max_stages": 6}
+    review, _ = await drive(model, "plan_reviewer", context, Tools(root), names=READ_ONLY)
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
     context = {"task": TASK, "asks": [], "data_profile": "", "input_problems": "", "previous_plan": bad,
                "review": review, "user_notes": "", "max_stages": 6, "profile": profile}
@@ -230,7 +232,7 @@ async def test_summary_and_validator_use_only_figures_from_result_files_and_cite
     assert ValidatedAnswer.model_validate_json(verdict).valid is False
     report_context = {"task": TASK, "mode": "orchestrated", "run_status": "completed - all criteria met",
                       "status": "completed", "files": files, "answer": {"answer": final.answer}, "stages": [],
-                      "criteria": [], "profile": profile}
+                      "criteria": [], "profile": profile, "earlier_run": ""}
     report, _ = await drive(model, "summary_agent", report_context, Tools(root), names=READ_ONLY)
     assert report.startswith("## Answer") and final.answer in report and "**Run status:** `completed`" in report
 

@@ -321,8 +321,9 @@ def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
     assert answers["plans"]["p_value"] == pytest.approx(welch.pvalue)
     text = result["answer_text"]
     assert f"@mean_revenue[{rows['revenue'].mean():.3f}]" in text and f"@region[{medians.idxmax()}]" in text
-    assert f"@p[{welch.pvalue:.3f}]" in text and result["summary"][0] == text
-    assert "kept" in result["summary"][1] and result["files_used"] == [DATA]
+    # the summary has one sentence per ask (each with its own @name[value]), then the rows and files used
+    assert f"@p[{welch.pvalue:.3f}]" in text and " ".join(result["summary"][:len(answers)]) == text
+    assert "kept" in result["summary"][len(answers)] and result["files_used"] == [DATA]
 
 
 def test_compute_answers_drops_outliers_first_and_fills_per_group_slots(runs, frame):

@@ -14,24 +14,27 @@ from agentic_ds.offline.reader.vocabulary import ONE_WORD_STATS, STOP_WORDS
 
 SHORT_ASK_WORDS = 6
 SHORT_SHARE = 0.6         # "the `store_type` with the highest total of `revenue`" is answered naming the store type
+# "the number of orders" is a count (as a question "number" is read with "of": not one statistic word on its own)
+_COUNTS = {"number": "count"}
 
 
 def content(text: str) -> list[str]:
     """The meaningful words of `text`, each as its statistic when it names one, in order, without repeats."""
-    found = (ONE_WORD_STATS.get(w, w) for w in words(text))
+    found = (ONE_WORD_STATS.get(w, _COUNTS.get(w, w)) for w in words(text))
     return list(dict.fromkeys(w for w in found if w not in STOP_WORDS and len(w) > 1))
 
 
-def addresses(ask: str, text: str, slot: str = "") -> bool:
-    """`text` speaks of the ask worded `ask` (filling `@slot[...]` when the ask names one)."""
+def addresses(ask: str, text: str, slot: str = "", *, whole: bool = False) -> bool:
+    """`text` speaks of the ask worded `ask` (filling `@slot[...]` when the ask names one); `whole` when the ask is
+    the whole question read as one ("What drives revenue in the retail sales data, and how strongly?")."""
     if slot:
         return f"@{slot.lower()}[" in text.lower()
-    return covers(content(ask), set(content(text)))
+    return covers(content(ask), set(content(text)), whole=whole)
 
 
-def covers(terms: list[str], have: set[str]) -> bool:
+def covers(terms: list[str], have: set[str], *, whole: bool = False) -> bool:
     """Enough of an ask's `terms` are among the words `have` (each side read once: linear in both)."""
     if not terms:
         return True
-    share = SHORT_SHARE if len(terms) <= SHORT_ASK_WORDS else 1 / 3
+    share = SHORT_SHARE if len(terms) <= SHORT_ASK_WORDS and not whole else 1 / 3
     return sum(t in have for t in terms) >= math.ceil(share * len(terms))

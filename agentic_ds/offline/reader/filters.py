@@ -95,8 +95,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             found += [Filter(column.column, ">=", value, start, end), Filter(column.column, "<=", upper, start, end)]
         elif op == "==" and _listed(tokens, j + 1):       # "religious = 1, 2, 3, 4"
             values, end = [value], j + 1
-            while _listed(tokens, end):
-                values.append(number(tokens[end + 1].text))
+            while _listed(tokens, end) and (listed := number(tokens[end + 1].text)) is not None:
+                values.append(listed)
                 end += 2
             found.append(Filter(column.column, "in", values, start, end))
         else:

@@ -102,6 +102,9 @@ def describe_ask(ask: Ask) -> str:
     label = LABELS.get(ask.stat, ask.stat)
     if ask.stat == "percentile":
         label = f"{ask.params.get('p', 50):g}th percentile"
+    rows = str(ask.params.get("rows") or "")             # "orders": the answer speaks of the rows it counts
+    if rows and ask.stat == "count" and not ask.column:
+        label = f"number of {rows}"
     if ask.stat == "linreg":
         return f"the slope, intercept and R-squared of the least-squares line of `{ask.column}` on `{ask.second}`"
     if ask.second:
@@ -193,10 +196,10 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     noun = counted or counted_noun(tokens, None)
     if noun is not None:
         name_counted_rows(spec.asks, noun.low)
-    said = focus.lower()
-    named = frozenset(file_name(f.path) for f in files if file_name(f.path) in said)
+    lowered = focus.lower()
+    named = frozenset(file_name(f.path) for f in files if file_name(f.path) in lowered)
     _choose_files(spec, files, [t.word for t in tokens if t.word], counted.word if counted else "", named)
-    unprofiled = [p for p in profile.not_profiled if file_name(p) in said]
+    unprofiled = [p for p in profile.not_profiled if file_name(p) in lowered]
     if unprofiled:
         spec.problem = (f"the question names {unprofiled[0]}, which was not profiled (a run profiles the first "
                         f"{len(profile.files)} files of its inputs)")

@@ -110,8 +110,11 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
         if outcome.ok:
             continue
         untried = [a for a in step.attempts if not _already_run(req, a.code)]
-        if retrying and not mine and len(untried) == len(step.attempts) and len(untried) > 1:
+        if retrying and not mine and untried and len(untried) == len(step.attempts):
             untried = untried[1:]       # the first choice failed in an attempt this request does not show
+            if not untried:             # e.g. a direct question's answer: no other template to try
+                outcome.errors = (*outcome.errors, f"{step.attempts[0].label}: already ran in an earlier attempt "
+                                  "and no other template fits this stage")
         if untried and len(turn_runs) < MAX_RUNS_PER_TURN:
             return Reply.call("run_python", code=untried[0].code)
     return Reply.say(stage_summary(outcomes))

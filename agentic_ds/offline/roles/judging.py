@@ -31,15 +31,17 @@ def task_reader_turn(req: ParsedRequest) -> Reply:
 
 def judge_turn(req: ParsedRequest) -> Reply:
     slots = {a["id"]: a["slot"] for a in ctx.asks(req)}
-    asks = [_judged(part, slots.get(str(part.get("id")), "")) for part in req.context.get("parts") or []
+    task = " ".join(ctx.task(req).split())
+    asks = [_judged(part, slots.get(str(part.get("id")), ""), task) for part in req.context.get("parts") or []
             if isinstance(part, dict)]
     criteria = [_criterion(c) for c in req.context.get("criteria") or [] if isinstance(c, dict)]
     return Reply.json({"asks": asks, "criteria": criteria})
 
 
-def _judged(part: dict[str, Any], slot: str) -> dict[str, Any]:
+def _judged(part: dict[str, Any], slot: str, task: str) -> dict[str, Any]:
     ask, answer = str(part.get("ask") or ""), str(part.get("answer") or "")
-    addressed = addresses(ask, answer, slot)
+    # An open question is one ask worded as the whole task: its answer need speak of only some of its words.
+    addressed = addresses(ask, answer, slot, whole=bool(task) and " ".join(ask.split()) == task)
     reason = f"the answer speaks of {ask}" if addressed else f"the answer does not speak of {ask}"
     estimate = bool(set(content(f"{ask} {answer}")) & ESTIMATE_WORDS)
     return {"id": part.get("id"), "addressed": addressed, "estimate": estimate, "reason": reason}

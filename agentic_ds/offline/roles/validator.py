@@ -82,7 +82,7 @@ def _part(ask: dict[str, str], read: ReadAsk | None, by_name: dict[str, str], pa
 def _open(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dict[str, Any]]) -> Reply:
     paths = analysis_paths(documents)
     lines = [headline(documents[p], reading.task) for p in paths]
-    answer = " ".join(line for line in lines if line)
+    answer = "\n".join(f"- {line}" for line in lines if line)     # one finding per analysis result, in order
     parts = [{"id": a["id"], "answered": bool(answer), "answer": answer, "files": paths} for a in asks]
     caveats = [str(n) for p in paths for n in documents[p].get("notes") or []]
     return _reply(bool(answer), answer or "No analysis result was written.", parts, caveats, "text",
