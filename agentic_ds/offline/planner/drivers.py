@@ -45,11 +45,13 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
                        f"{{path}} states how many duplicate rows were dropped and that `{clean}` was written.",
                        slug="clean", given={"clean_path": clean}):
             source = clean
+    # Every later stage reads the cleaned copy: its description says so (the coder and the reviewers read it).
+    reads = f"Read the cleaned copy `{source}`. " if source != data.path else ""
     numeric = [c.name for c in of_kind(data, "numeric") if not _ID_NAME.search(c.name)]
     builder.add(
         "identity",
         f"Is {name} defined by other columns?",
-        f"Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
+        f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
         f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
         "variation between the factors.",
         f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
@@ -60,7 +62,8 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
     )
     time = next(iter(of_kind(data, "datetime")), None)
     if time is not None:
-        builder.add("trend", f"{name} over time", f"Follow `{name}` over `{time.name}`: trend, growth and seasonality.",
+        builder.add("trend", f"{name} over time",
+                    f"{reads}Follow `{name}` over `{time.name}`: trend, growth and seasonality.",
                     f"{{path}} states the trend of {name} over {time.name}.", data_path=source, target=name,
                     time=time.name, statistic=aggregate(name))
     dimensions = [c.name for c in data.columns if is_groupable(c) and c.kind != "numeric" and c.name != name]
@@ -68,8 +71,9 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
                    and c.distinct is not None and 2 <= c.distinct <= 50 and c.name not in dimensions]
     if dimensions:
         builder.add("dimensions", f"{name} across every dimension",
-                    f"Break `{name}` down by every categorical dimension ({', '.join(f'`{d}`' for d in dimensions)}) "
-                    "and rank them by the share of its variance between their levels.",
+                    f"{reads}Break `{name}` down by every categorical dimension "
+                    f"({', '.join(f'`{d}`' for d in dimensions)}) and rank them by the share of its variance between "
+                    "their levels.",
                     f"{{path}} ranks every categorical dimension by how much of {name}'s variance it explains.",
                     data_path=source, target=name,
                     given={"dimensions": dimensions, "named": [c.name for c in mentioned_columns(task, data.columns)
@@ -81,15 +85,16 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
             continue
         joined += 1
         builder.add("joined", f"{name} per {key} vs {PurePosixPath(other.path).stem}",
-                    f"Join `{other.path}` on `{key}`, total `{name}` per `{key}` and relate it to the attributes of "
-                    f"`{other.path}`.",
+                    f"{reads}Join `{other.path}` on `{key}`, total `{name}` per `{key}` and relate it to the "
+                    f"attributes of `{other.path}`.",
                     f"{{path}} relates the total {name} per {key} to the attributes in {other.path}.",
                     data_path=source, target=name,
                     given={"key": key, "other_path": other.path, "other_encoding": text_encoding(other) or None})
     features = [c.name for c in data.columns if c.name != name and not _ID_NAME.search(c.name) and c.kind != "datetime"
                 and (c.kind == "numeric" or is_groupable(c) or c.name in dimensions)]
     builder.add("driver_model", f"In-sample model of {name}",
-                f"Fit a linear model of `{name}` on {', '.join(f'`{f}`' for f in features)}, leaving out the columns "
-                f"that define `{name}`; report it as an in-sample description with a cross-validated R² next to it.",
+                f"{reads}Fit a linear model of `{name}` on {', '.join(f'`{f}`' for f in features)}, leaving out the "
+                f"columns that define `{name}`; report it as an in-sample description with a cross-validated R² "
+                "next to it.",
                 f"{{path}} states the in-sample and cross-validated R² of the model of {name} and its largest effects.",
                 data_path=source, target=name, columns=features)
