@@ -110,8 +110,8 @@ async def test_coder_runs_the_planned_template_and_quotes_its_numbers(model, run
     _, parsed = await plan_of(model, run)
     tools = Tools(root)
     summary, _ = await drive(model, "coding_agent", coder_context(profile, stage_of(parsed, 1)), tools)
-    # a look for a result this turn already wrote (none), the run, its result
-    assert [name for name, _ in tools.calls] == ["read_file", "run_python", "read_file"]
+    # nothing ran yet in this attempt: the run, then its result
+    assert [name for name, _ in tools.calls] == ["run_python", "read_file"]
     result = json.loads((root / "outputs" / "02-answer.json").read_text())
     expected = frame.groupby("region")["revenue"].median()
     assert result["by_group"] == pytest.approx(expected.to_dict())
@@ -125,7 +125,8 @@ async def test_coder_resumes_from_disk_after_compaction_hid_its_runs(model, run)
     parsed, summary = await answered(model, run)
     tools = Tools(root)
     compacted = [user("Go."), user("Conversation Language: English\nTools used: run_python, read_file\n- ran it")]
-    again, _ = await drive(model, "coding_agent", coder_context(profile, stage_of(parsed, 1)), tools,
+    ran = {"ok": True, "cells": 1, "files": ["outputs/02-answer.json"]}   # this attempt ran it before compaction
+    again, _ = await drive(model, "coding_agent", coder_context(profile, stage_of(parsed, 1), execution=ran), tools,
                            contents=compacted)
     assert "run_python" not in [name for name, _ in tools.calls]
     assert again.splitlines()[2:-1] == summary.splitlines()[2:-1]     # the same result sentences, read from disk

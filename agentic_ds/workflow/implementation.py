@@ -16,7 +16,7 @@ from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.workflow.agents import ContextBuilder, llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.verdicts import decide_when_explicit
+from agentic_ds.workflow.verdicts import decide_when_explicit, explicit_verdict
 
 
 def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = None) -> StageRecord:
@@ -33,18 +33,22 @@ def coder_context(services: RunServices) -> ContextBuilder:
         stage = current_stage(state, stages)
         retry = (state.get(S.STAGE_ATTEMPT) or 1) > 1
         execution = state.get(S.LAST_EXECUTION) or {}
+        review = str(state.get(S.CODE_REVIEW) or "")
+        # An approval is no feedback: after a resume the last review in state may be an earlier stage's.
+        feedback = review if retry and explicit_verdict(review) is not True else ""
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
             "stages": stages,
             "current": state.get(S.CURRENT_STAGE),
             "stage": stage,
-            "feedback": (state.get(S.CODE_REVIEW) or "") if retry else "",
+            "feedback": feedback,
             "previous_code": _stage_code(services, stage) if retry else "",
             "last_error": (execution.get("error") or "") if retry else "",
             "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
             "criteria": criteria_in(state.get(S.CRITERIA)),
             "profile": services.profile(),
+            "execution": dict(execution),   # this attempt's runs so far (read by the offline coder, not shown)
         }
 
     return build

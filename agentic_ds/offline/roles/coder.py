@@ -56,6 +56,10 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     return _next_action(req, steps, retrying)
 
 
+def _run_here(req: ParsedRequest, code: str) -> bool:
+    return any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges)
+
+
 def _already_run(req: ParsedRequest, code: str) -> bool:
     """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
     if any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges):
@@ -97,7 +101,8 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
                 break
             errors.append(f"{attempt.label}: ran, but {attempt.result_path} is missing or has no summary")
         outcome.errors = tuple(errors)
-        if not outcome.ok and not mine and not retrying and step.attempts:
+        ran_before = bool((req.context.get("execution") or {}).get("cells"))   # in this attempt, hidden by compaction
+        if not outcome.ok and not mine and not retrying and step.attempts and ran_before:
             # Compaction may have folded this turn's earlier runs into a summary: a result this step
             # already wrote in this turn is on disk, so look before running anything again.
             path = step.attempts[0].result_path
@@ -109,7 +114,8 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
                 outcome.label, outcome.result_path, outcome.result, outcome.files = label, path, document, (path,)
         if outcome.ok:
             continue
-        untried = [a for a in step.attempts if not _already_run(req, a.code)]
+        # A turn that is no retry (a resumed stage: nothing failed) may run again what an earlier attempt ran.
+        untried = [a for a in step.attempts if not (_already_run(req, a.code) if retrying else _run_here(req, a.code))]
         if retrying and not mine and untried and len(untried) == len(step.attempts):
             untried = untried[1:]       # the first choice failed in an attempt this request does not show
             if not untried:             # e.g. a direct question's answer: no other template to try
