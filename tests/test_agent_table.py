@@ -121,7 +121,7 @@ async def test_adding_an_agent_is_one_table_entry_its_prompt_and_its_builder(tmp
     record = json.loads(outcome.workspace.file("run.json").read_text())
     assert record["agents"]["second_opinion"]["llm_calls"] >= 1
     spoke = [e for e in seen if e.get("author") == "second_opinion"]
-    assert spoke and {e["kind"] for e in spoke} <= {"text", "tool_call", "tool_result"}
+    assert spoke and {e["kind"] for e in spoke} <= {"text", "tool_call", "tool_result", "state"}
     order = [e["author"] for e in seen if e.get("author") in ("code_reviewer", "second_opinion", "impl_confirmation")]
     first = order.index("second_opinion")
     assert order[first - 1] == "code_reviewer" and "impl_confirmation" in order[first:]
