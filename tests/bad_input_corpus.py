@@ -374,7 +374,7 @@ CASES: list[Case] = [
         "completed",
         {
             "columns": {"inputs/names.csv": ["city", "Unnamed: 1", "amount", "amount.1", "Unnamed: 4", "  pad "]},
-            "report_has": ["The mean of Unnamed: 1 is 5.50"],
+            "report_has": ["The mean of Unnamed: 1 is 5.5 (n = 12"],
         },
         task="What is the mean of Unnamed: 1?",
     ),

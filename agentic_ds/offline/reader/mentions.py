@@ -195,6 +195,11 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
     while j < len(tokens) and len(taken) < MAX_WORDS * 2:
         token = tokens[j]
         if not token.is_word:
+            if taken and token.is_number and token.low.isdigit():   # a name ending in a number ("Unnamed: 1")
+                taken.append(token.low)
+                ends.append(j + 1)
+                j += 1
+                continue
             break
         if token.low in _SKIP and taken:
             j += 1
