@@ -100,3 +100,19 @@ def test_an_empty_index_traces_nothing():
                                    "outputs/a-1.json 2009-01-01 stage 3 ", "x" * 3000 + "1 "])
 def test_reading_numbers_is_linear(shape):
     assert_linear(lambda text: index_of(text).traces(one("0.5")) or extract(text), shape)
+
+
+def test_a_figure_written_as_a_dense_table_writes_it_is_proven_an_invented_one_is_not():
+    # An effect-size table at 3 decimals, with model output at full precision around it: every value near 0.4
+    # rounds to "0.4", so rounding alone would call a quoted 0.4 chance; written exactly as the table writes it,
+    # it competes only with the table's other one-decimal figures.
+    import random
+    rng = random.Random(5)
+    noise = " ".join(f"{rng.uniform(-1.6, 2.4):.6f}" for _ in range(400))
+    table = index_of(f"driver,effect,share\ncategory,0.4,2.7%\ndiscount,0.033,-2.0\nchannel,1.0,0.166\n{noise}")
+    for quoted in ("0.4", "0.033", "-2.0", "2.7%", "1.0"):
+        assert table.proves(one(quoted)), quoted
+    for invented in ("0.7", "1.3"):   # not written in the table: traced by rounding only, which is chance
+        assert table.traces(one(invented)) and not table.proves(one(invented)), invented
+    crowded = index_of(" ".join(f"{v / 10:.1f}" for v in range(0, 61)))   # every one-decimal figure is written
+    assert crowded.traces(one("3.4")) and not crowded.proves(one("3.4"))

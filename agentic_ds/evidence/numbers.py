@@ -167,6 +167,10 @@ class NumberIndex:
     def __init__(self) -> None:
         self._values: list[float] = []         # magnitudes: a claim written without a sign is traced by these
         self._signed: list[float] = []
+        # Numbers as written, by their count of decimals (signed, and magnitudes): a claim written exactly so is
+        # literal, and only numbers written at its precision compete with it (see `chance`).
+        self._literal: dict[int, list[float]] = {}
+        self._literal_signed: dict[int, list[float]] = {}
         self._sorted = True
 
     def __len__(self) -> int:
@@ -185,6 +189,10 @@ class NumberIndex:
             signed = -value if sign else value
             self._values.append(value)
             self._signed.append(signed)
+            if "e" not in digits.lower():
+                decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+                self._literal.setdefault(decimals, []).append(value)
+                self._literal_signed.setdefault(decimals, []).append(signed)
             if percent:
                 self._values.append(value / 100)
                 self._signed.append(signed / 100)
@@ -194,12 +202,18 @@ class NumberIndex:
         """Add every number `other` observed."""
         self._values += other._values
         self._signed += other._signed
+        for mine, theirs in ((self._literal, other._literal), (self._literal_signed, other._literal_signed)):
+            for decimals, values in theirs.items():
+                mine.setdefault(decimals, []).extend(values)
         self._sorted = False
 
     def _ready(self, *, signed: bool) -> list[float]:
         if not self._sorted:
             self._values = sorted(set(self._values))
             self._signed = sorted(set(self._signed))
+            for literal in (self._literal, self._literal_signed):
+                for decimals, values in literal.items():
+                    literal[decimals] = sorted(set(values))
             self._sorted = True
         return self._signed if signed else self._values
 
@@ -252,13 +266,32 @@ class NumberIndex:
 
     def chance(self, claim: Number) -> float | None:
         """How likely a number made up at `claim`'s precision would be traced here anyway; None when nothing here
-        traces `claim`. The tightest reading that traces it counts."""
+        traces `claim`. A claim written here exactly as it is written (same digits, same decimals) competes only
+        with the numbers written at its precision nearby; otherwise the tightest reading that traces it counts
+        (every value that rounds or truncates to it, at any precision)."""
+        literal = self._literal_chance(claim)
+        if literal is not None:
+            return literal
         for low, high, _first in self._matches(claim):
             width = high - low
             nearby = self._count_between(low - NEIGHBOURHOOD * width, high + NEIGHBOURHOOD * width,
                                          signed=claim.signed)
             return 1.0 - math.exp(-nearby / (2 * NEIGHBOURHOOD))
         return None
+
+    def _literal_chance(self, claim: Number) -> float | None:
+        if claim.exponent or claim.scale != 1.0 or claim.approx:
+            return None
+        self._ready(signed=False)
+        values = (self._literal_signed if claim.signed else self._literal).get(claim.decimals, [])
+        target = claim.value if claim.signed else abs(claim.value)
+        step = 10.0 ** -claim.decimals
+        i = bisect.bisect_left(values, target - step / 4)
+        if not (i < len(values) and values[i] <= target + step / 4):
+            return None
+        nearby = (bisect.bisect_right(values, target + NEIGHBOURHOOD * step)
+                  - bisect.bisect_left(values, target - NEIGHBOURHOOD * step))
+        return 1.0 - math.exp(-nearby / (2 * NEIGHBOURHOOD))
 
     def proves(self, claim: Number) -> bool:
         """`claim` is traced here, and not merely by chance (see CHANCE_LIMIT). A bound proves nothing."""
