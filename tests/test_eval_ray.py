@@ -242,7 +242,8 @@ def test_a_killed_worker_is_retried_once_then_its_task_is_an_error_never_lost(tm
     deadline = time.monotonic() + 240
     while evaluation.poll() is None and time.monotonic() < deadline:
         for child in runs_of(tmp_path):
-            name = Path(child.cmdline()[child.cmdline().index("--files") + 1]).stem
+            cmdline = child.info["cmdline"]   # as seen when found (a live re-read may meet an exec'd or gone process)
+            name = Path(cmdline[cmdline.index("--files") + 1]).stem
             if name in kills and len(killed[name]) < kills[name] and child.pid not in killed[name]:
                 worker = child.parent()
                 assert worker is not None and worker.name().startswith("ray::"), worker
