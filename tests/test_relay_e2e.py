@@ -133,7 +133,7 @@ def test_an_agent_the_cassette_never_saw_fails_naming_it(cassette, tmp_path):
 
 def test_a_request_of_another_shape_fails_with_expected_and_came(cassette, tmp_path):
     (second,) = [e for e in read_cassette(cassette / CASSETTE) if e.agent == "coding_agent" and e.index == 1]
-    assert second.exchanges == [["read_file"]]
+    assert second.exchanges == [["run_python"]]
 
     def other_tool(record: dict) -> None:
         if record["exchange"] == second.number:
@@ -145,7 +145,7 @@ def test_a_request_of_another_shape_fails_with_expected_and_came(cassette, tmp_p
     text = str(failure.value)
     assert "request 2 of agent `coding_agent`" in text
     assert f"differs from exchange {second.number} in its shape" in text
-    assert 'expected (recorded): [["sql_query"]]' in text and 'came:                [["read_file"]]' in text
+    assert 'expected (recorded): [["sql_query"]]' in text and 'came:                [["run_python"]]' in text
 
 
 def test_a_cassette_is_re_recorded_from_its_meta(cassette, tmp_path):
