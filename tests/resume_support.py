@@ -17,6 +17,8 @@ from pathlib import Path
 
 import psutil
 
+from agentic_ds.testing import shared_context
+
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
 TASK = "Mean price by region"   # the offline model plans two stages for it
 # A process that holds a run's lock (argv[1]) until it is killed; it prints "held" once it does.
@@ -35,7 +37,10 @@ def command(*args: str) -> list[str]:
 
 
 def environment() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_")}
+    """The child's environment: no API keys, no AGENTIC_DS_ settings, and its prompt values shared with the fault
+    server's offline brain in this process (`testing.shared_context`)."""
+    plain = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_")}
+    return shared_context.child_environment(plain)
 
 
 def make_project(folder: Path) -> Path:

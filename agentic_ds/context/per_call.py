@@ -33,6 +33,11 @@ PROMPT_CONTEXT: ContextVar[tuple[str, Mapping[str, Any]] | None] = ContextVar("p
 _LATEST: dict[str, Mapping[str, Any]] = {}
 
 
+def forget_latest() -> None:
+    """Forget every agent's latest values (a test switching to a run in another process)."""
+    _LATEST.clear()
+
+
 def latest_context(agent: str) -> Mapping[str, Any] | None:
     """The values `agent`'s last prompt in this process was rendered from (None before its first call)."""
     return _LATEST.get(agent)

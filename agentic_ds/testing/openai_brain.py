@@ -107,10 +107,11 @@ class OfflineBrain:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """An OpenAI chat `message` ({content, tool_calls}) and usage for `body`."""
         from agentic_ds.context.per_call import latest_context
+        from agentic_ds.testing import shared_context
 
         request, names, in_text = to_llm_request(body)
         parsed = self._parse(request)
-        parsed.context = latest_context(parsed.agent) or {}
+        parsed.context = latest_context(parsed.agent) or shared_context.read(parsed.agent) or {}
         reply = self._model.answer(parsed)
         calls = list(reply.calls)
         text = reply.text
