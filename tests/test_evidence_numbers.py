@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_ds.evidence.numbers import NumberIndex, extract, offset_of
+from agentic_ds.evidence.numbers import NumberIndex, extract, offset_of, written_at
 from tests.evidence_support import assert_linear
 
 
@@ -99,7 +99,7 @@ def test_an_empty_index_traces_nothing():
 @pytest.mark.parametrize("shape", ["1,234,567.89e-3 -0.5% ", "9" * 5000 + " ", "1,2,3,4,5,", "e1e1-1-1.1.1.",
                                    "outputs/a-1.json 2009-01-01 stage 3 ", "x" * 3000 + "1 "])
 def test_reading_numbers_is_linear(shape):
-    assert_linear(lambda text: index_of(text).traces(one("0.5")) or extract(text), shape)
+    assert_linear(lambda text: index_of(text).traces(one("0.5")) or extract(text) or written_at(text, "0.5"), shape)
 
 
 def test_a_figure_written_as_a_dense_table_writes_it_is_proven_an_invented_one_is_not():

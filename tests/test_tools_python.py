@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from google.adk.agents import LlmAgent
 from google.adk.runners import InMemoryRunner
@@ -37,6 +39,21 @@ def test_tools_sets_hold_the_fixed_names(ws):
     assert [t.name for t in tools.read_only] == ["read_file", "list_files", "sql_query", "profile_data", "list_skills"]
 
 
+async def drive_coder(model: ScriptedLlm, tools: list, runner: CodeRunner) -> tuple[InMemoryRunner, Any]:
+    """One turn of a `coding_agent` with `tools`, driven by `model` through ADK; the runner closed after."""
+    agent = LlmAgent(name="coding_agent", model=model, instruction="code", tools=tools)
+    adk = InMemoryRunner(agent=agent, app_name="t")
+    session = await adk.session_service.create_session(app_name="t", user_id="u")
+    try:
+        async for _ in adk.run_async(
+            user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="go")])
+        ):
+            pass
+    finally:
+        await runner.close()
+    return adk, session
+
+
 async def test_tools_run_python_through_an_adk_agent_records_the_execution(ws):
     runner = CodeRunner(ws, SandboxSettings())
     tools = build_tools(ws, runner, output_cap=2000)
@@ -53,16 +70,7 @@ async def test_tools_run_python_through_an_adk_agent_records_the_execution(ws):
             text("done"),
         ],
     )
-    agent = LlmAgent(name="coding_agent", model=model, instruction="code", tools=tools.coder)
-    adk = InMemoryRunner(agent=agent, app_name="t")
-    session = await adk.session_service.create_session(app_name="t", user_id="u")
-    try:
-        async for _ in adk.run_async(
-            user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="go")])
-        ):
-            pass
-    finally:
-        await runner.close()
+    adk, session = await drive_coder(model, tools.coder, runner)
     model.assert_complete()
     assert "20.0" in model.request_text(1)    # the first cell's output reached the model
     second = model.request_text(2)
@@ -82,16 +90,7 @@ async def test_code_rewrites_a_file_the_write_tool_put_in_outputs(ws):
         call("run_python", code="open('outputs/findings.md', 'w').write('# from code\\n')\nprint('rewritten')"),
         text("done"),
     ])
-    agent = LlmAgent(name="coding_agent", model=model, instruction="code", tools=tools.coder)
-    adk = InMemoryRunner(agent=agent, app_name="t")
-    session = await adk.session_service.create_session(app_name="t", user_id="u")
-    try:
-        async for _ in adk.run_async(
-            user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="go")])
-        ):
-            pass
-    finally:
-        await runner.close()
+    await drive_coder(model, tools.coder, runner)
     assert "not evidence" in model.request_text(1)          # the tool said what its file is worth
     assert "rewritten" in model.request_text(2) and "PermissionError" not in model.request_text(2)
     assert (ws.root / "outputs" / "findings.md").read_text() == "# from code\n"

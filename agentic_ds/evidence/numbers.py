@@ -318,6 +318,15 @@ class NumberIndex:
         return False
 
 
+def written_at(text: str, written: str) -> int | None:
+    """Where a number stands in `text` written exactly as `written` (a figure as an answer wrote it), or None."""
+    target = written.replace(" ", "").replace("−", "-").lstrip("+")
+    for match in _OBSERVED.finditer(text):
+        if match.group(0).replace(" ", "").replace("−", "-") == target:
+            return match.start()
+    return None
+
+
 def offset_of(text: str, value: float, *, signed: bool) -> int | None:
     """Where `value` (an observed number: as `NumberIndex` read it) first appears in `text`."""
     for match in _OBSERVED.finditer(text):

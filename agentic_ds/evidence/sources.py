@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of
+from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of, written_at
 from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
@@ -134,7 +134,7 @@ class CodeEvidence:
         """The line of `rel` where a number giving `claim` first appears (what the judge is shown)."""
         text, index = self.text(rel) or "", self.index(rel)
         value = index.observed(claim) if index is not None else None
-        at = _written_at(text, claim.text) if value is not None else None
+        at = written_at(text, claim.text) if value is not None else None
         if at is None and value is not None:   # written otherwise there (rounded, as a percent...): where it is
             at = offset_of(text, value, signed=claim.signed)
         if at is None:
@@ -156,23 +156,6 @@ class CodeEvidence:
         if text is not None:
             self._budget -= len(text)
         return text
-
-
-def _written_at(text: str, written: str) -> int | None:
-    """Where `written` (a figure as the answer wrote it) stands in `text` as a whole number token, or None."""
-    written = written.strip().lstrip("+")
-    if not written:
-        return None
-    at = text.find(written)
-    while at >= 0:
-        end = at + len(written)
-        before, after, beyond = text[at - 1:at], text[end:end + 1], text[end + 1:end + 2]
-        glued_before = before.isdigit() or (before != "" and before in ".,")
-        glued_after = after.isdigit() or (after != "" and after in ".," and beyond.isdigit())
-        if not (glued_before or glued_after):
-            return at
-        at = text.find(written, at + 1)
-    return None
 
 
 def read_cells(workspace: Workspace) -> tuple[list[Cell], list[str]]:
