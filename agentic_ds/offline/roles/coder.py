@@ -62,7 +62,7 @@ def _run_here(req: ParsedRequest, code: str) -> bool:
 
 def _already_run(req: ParsedRequest, code: str) -> bool:
     """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
-    if any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges):
+    if _run_here(req, code):
         return True
     shown = ctx.text(req, "previous_code")
     return bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
