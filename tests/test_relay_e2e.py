@@ -157,3 +157,31 @@ def test_a_cassette_is_re_recorded_from_its_meta(cassette, tmp_path):
     assert after["recorded"]["responder"] == "offline"
     assert not (cassette / f"{CASSETTE}.new").exists()
     assert len(read_cassette(cassette / CASSETTE)) == after["recorded"]["exchanges"]
+
+
+def test_a_plan_sent_back_then_approved_is_recorded_as_one_cassette_and_replays(tmp_path):
+    """`--then` continues the run the first command made (`approve RUN --edit`, then `approve RUN`) against the
+    same relay, so a plan a person sends back and then approves is one cassette, replayed the same way."""
+    cassette, requests = tmp_path / "offline-approval", tmp_path / "requests"
+    args = ["run", "--mode", "orchestrated", TASK, "--approve-plan", "--files", str(REPO / "examples/data/stores.csv")]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = relay_main(["record", str(cassette), "--requests", str(requests), "--responder", "offline",
+                           "--then", "approve RUN --edit 'also report the median size_sqm per region'",
+                           "--then", "approve RUN", "--note", "the offline model, sent back once", "--", *args])
+    assert code == 0, printed.getvalue()[-3000:]
+    meta = read_meta(cassette)
+    assert meta["then"] == [["approve", "RUN", "--edit", "also report the median size_sqm per region"],
+                            ["approve", "RUN"]]
+    assert meta["status"] in EXIT_CODES and meta["exit_code"] == EXIT_CODES[meta["status"]]
+    planners = [e for e in read_cassette(cassette / CASSETTE) if e.agent == "plan_maker"]
+    assert len(planners) >= 2   # the plan was made, sent back with the notes, and made again
+    assert "also report the median size_sqm per region" in json.dumps(planners[-1].messages)
+    assert_replays(cassette, tmp_path / "replay")
+
+
+def test_a_then_command_must_continue_the_run(tmp_path):
+    printed = io.StringIO()
+    with contextlib.redirect_stderr(printed):
+        code = relay_main(["record", str(tmp_path / "c"), "--then", "run --mode simple x", "--", *ARGS])
+    assert code == 2 and "a `then` command continues the run" in printed.getvalue()

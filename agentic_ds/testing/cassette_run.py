@@ -1,6 +1,7 @@
 """The run a cassette recorded: its command, config and inputs, set up in a fresh folder and run.
 
-`meta.json` holds `args` (the `agentic-ds` arguments, with input paths under `inputs/`), `model` (the model
+`meta.json` holds `args` (the `agentic-ds` arguments, with input paths under `inputs/`), `then` (optional: the
+commands that continue the same run, such as `approve RUN --edit NOTES`, `RUN` standing for its id), `model` (the model
 string the relay or the replay server is reached as), `config` (the agentic-ds.yaml of the run, without the
 `api_base`, which is the server's of the day) and `inputs` (each file's path in the run folder, its source in
 the repository, its sha256, and whether the cassette stores a copy: files over `STORE_MAX` bytes are taken from
@@ -16,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 REPLAY_CALLS = {"timeout_s": 120, "retries": 0}
 _SET_BY_HARNESS = ("--workdir", "--model", "-m", "--config", "-w")
+RUN = "RUN"   # in a `then` command: the id of the run the cassette's first command made
+CONTINUING = ("approve", "resume", "ask")   # the commands that continue a run
 
 
 class CassetteError(Exception):
@@ -61,9 +65,14 @@ def _file_args(args: list[str]) -> list[int]:
     return [i + 1 for i, arg in enumerate(args[:-1]) if arg in ("--files", "-f")]
 
 
-def define(folder: Path, args: list[str], config: dict[str, Any] | None = None) -> dict[str, Any]:
+def define(folder: Path, args: list[str], config: dict[str, Any] | None = None,
+           then: list[list[str]] | None = None) -> dict[str, Any]:
     """A new cassette's meta.json from `agentic-ds` arguments: its input files are copied under `inputs/`."""
-    for arg in args:
+    for command in then or []:
+        if not command or command[0] not in CONTINUING or RUN not in command:
+            raise CassetteError(f"a `then` command continues the run: one of {', '.join(CONTINUING)} with {RUN} "
+                                f"for the run, e.g. \"approve {RUN} --edit 'also compare medians'\" (got {command})")
+    for arg in [*args, *(arg for command in then or [] for arg in command)]:
         if arg in _SET_BY_HARNESS or arg.startswith(tuple(f"{flag}=" for flag in _SET_BY_HARNESS)) or \
                 arg.startswith("--files="):
             raise CassetteError(f"{arg.split('=')[0]} is set by the relay (or use --files PATH, not --files=PATH)")
@@ -84,7 +93,10 @@ def define(folder: Path, args: list[str], config: dict[str, Any] | None = None) 
             inputs.append({"path": relative.as_posix(), "source": path.relative_to(REPO).as_posix()})
     merged = copy.deepcopy(DEFAULT_CONFIG)
     _merge(merged, config or {})
-    return {"name": folder.name, "args": args, "model": MODEL, "config": merged, "inputs": inputs}
+    meta = {"name": folder.name, "args": args, "model": MODEL, "config": merged, "inputs": inputs}
+    if then:
+        meta["then"] = [list(command) for command in then]
+    return meta
 
 
 def refresh_inputs(folder: Path, meta: dict[str, Any]) -> None:
@@ -125,6 +137,28 @@ def prepare(folder: Path, meta: dict[str, Any], workdir: Path, api_base: str, *,
         _merge(config, {"calls": REPLAY_CALLS})
     (workdir / "agentic-ds.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     return [*meta["args"], "--workdir", "runs", "--model", model, "--config", "agentic-ds.yaml"]
+
+
+def continuing(meta: dict[str, Any], first: Outcome) -> list[list[str]]:
+    """The `agentic-ds` arguments of each `then` command, for the run `first` made."""
+    commands = meta.get("then") or []
+    if commands and first.run_dir is None:
+        raise CassetteError(f"cassette {meta.get('name')}: its first command made no run for `then` to continue "
+                            f"(exit {first.exit_code})")
+    run_id = first.run_dir.name if first.run_dir else ""
+    return [[run_id if arg == RUN else arg for arg in command] + ["--workdir", "runs", "--config", "agentic-ds.yaml"]
+            for command in commands]
+
+
+def run_all(meta: dict[str, Any], args: list[str], workdir: Path, run: Callable[[list[str], Path], Outcome],
+            say: Callable[[str], None] | None = None) -> Outcome:
+    """The cassette's command, then each `then` command on the run it made; the last outcome is the run's."""
+    result = run(args, workdir)
+    for argv in continuing(meta, result):
+        if say:
+            say(f"relay: then {command_line(argv)}")
+        result = run(argv, workdir)
+    return result
 
 
 def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import tempfile
 import time
@@ -42,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("--port", type=int, default=0)
     record.add_argument("--config", type=Path, default=None,
                         help="a new cassette's agentic-ds.yaml settings, over the relay defaults")
+    record.add_argument("--then", action="append", default=None, metavar="COMMAND",
+                        help="a new cassette's next command on the same run, RUN standing for it "
+                             "(e.g. --then \"approve RUN --edit 'also compare medians'\"); repeatable")
     record.add_argument("--note", default=None, help="meta.json's note: what a careful reviewer concludes")
     record.add_argument("--responder", choices=["offline"], default=None,
                         help="answer with the built-in offline model (for fixtures, not capable-model runs)")
@@ -59,7 +63,8 @@ def run_cli(argv: list[str]) -> int:
         if options.command == "serve":
             return serve(options.dir, options.port)
         config = yaml.safe_load(options.config.read_text(encoding="utf-8")) if options.config else None
-        return record(options.cassette, args, requests=options.requests, port=options.port, config=config,
+        then = [shlex.split(command) for command in options.then or []]
+        return record(options.cassette, args, requests=options.requests, port=options.port, config=config, then=then,
                       note=options.note, responder=options.responder,
                       in_process=options.in_process)
     except (cassette_run.CassetteError, FileExistsError) as error:
@@ -104,6 +109,7 @@ def record(
     requests: Path | None = None,
     port: int = 0,
     config: dict[str, Any] | None = None,
+    then: list[list[str]] | None = None,
     note: str | None = None,
     responder: str | None = None,
     in_process: bool | None = None,
@@ -115,7 +121,7 @@ def record(
         in_process = responder == "offline"
     folder.mkdir(parents=True, exist_ok=True)
     if args:
-        meta = cassette_run.define(folder, args, config)
+        meta = cassette_run.define(folder, args, config, then)
         if (folder / META).is_file():
             meta["note"] = read_meta(folder).get("note", "")
     elif (folder / META).is_file():
@@ -136,7 +142,7 @@ def record(
               flush=True)
         print(f"relay: running {cassette_run.command_line(argv)} in {workdir}", flush=True)
         run = cassette_run.run_in_process if in_process else cassette_run.run_subprocess
-        result = run(argv, workdir)
+        result = cassette_run.run_all(meta, argv, workdir, run, say=lambda text: print(text, flush=True))
     finally:
         if helper is not None:
             helper.stop()
@@ -148,7 +154,7 @@ def record(
                                          "unchanged")
     fresh.replace(folder / CASSETTE)
     meta.update({
-        "command": cassette_run.command_line(argv),
+        "command": "; ".join(cassette_run.command_line(a) for a in [argv, *cassette_run.continuing(meta, result)]),
         "status": result.status, "exit_code": result.exit_code, "reason": result.reason,
         "recorded": {"at": datetime.now(UTC).isoformat(timespec="seconds"), "commit": _commit(),
                      "responder": responder or "outside responder (see note)", "exchanges": relay.answered},

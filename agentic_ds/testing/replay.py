@@ -168,7 +168,7 @@ def replay(folder: Path, workdir: Path) -> ReplayResult:
     server = ReplayServer(recorded, label=f"cassette {folder.name}").start()
     try:
         args = cassette_run.prepare(folder, meta, workdir, server.url, replay=True)
-        outcome = cassette_run.run_in_process(args, workdir)
+        outcome = cassette_run.run_all(meta, args, workdir, cassette_run.run_in_process)
     finally:
         server.close()
     return ReplayResult(folder, meta, outcome, list(server.bodies), list(server.misses), server.unused())
