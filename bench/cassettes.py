@@ -58,17 +58,21 @@ class Tally:
     calls: int = 0
     input_chars: int = 0
     prefix_chars: int = 0
+    first_chars: int = 0   # input of an agent's first request: no earlier request of it to share a prefix with
 
     def add(self, current: str, previous: str | None) -> None:
         self.calls += 1
         self.input_chars += len(current)
         if previous is not None:
             self.prefix_chars += len(common_prefix(previous, current))
+        else:
+            self.first_chars += len(current)
 
     def merge(self, other: Tally) -> None:
         self.calls += other.calls
         self.input_chars += other.input_chars
         self.prefix_chars += other.prefix_chars
+        self.first_chars += other.first_chars
 
     @property
     def tokens(self) -> int:
@@ -77,6 +81,11 @@ class Tally:
     @property
     def share(self) -> float:
         return self.prefix_chars / self.input_chars if self.input_chars else 0.0
+
+    @property
+    def ceiling(self) -> float:
+        """The share if every request after an agent's first were served from the cache whole."""
+        return 1 - self.first_chars / self.input_chars if self.input_chars else 0.0
 
 
 def stage_of(scope: str) -> str:
@@ -121,7 +130,7 @@ def main() -> None:
         overall.merge(total)
     print("\n".join(table))
     line = (f"cassettes: runs={len(folders)} calls={overall.calls} input_tokens={overall.tokens} "
-            f"cacheable_prefix_share={overall.share:.3f}")
+            f"cacheable_prefix_share={overall.share:.3f} same_agent_ceiling={overall.ceiling:.3f}")
     if not args.no_record:
         record_section("cassettes", [
             "Every cassette under tests/cassettes (runs recorded through the relay, docs/capable-models.md), per run "
@@ -129,7 +138,10 @@ def main() -> None:
             "Input tokens: ~4 characters a token of each request serialised as a provider receives it (system, "
             "tools, messages). Cacheable prefix share as in `caching`: each request's longest common prefix with "
             "the same agent's previous request, over all input. Runs answered by the offline model (fixtures) say "
-            "so in their meta.json note; their figures are not a capable model's.",
+            "so in their meta.json note; their figures are not a capable model's. `same_agent_ceiling`: the share "
+            "if every request after an agent's first were served whole (1 minus the share of input that is an agent's "
+            "first request); the measured share is below it only where a request does not extend the same agent's "
+            "previous one.",
             "",
             *table,
         ], result=line)

@@ -24,3 +24,6 @@ def test_each_stage_counts_its_calls_tokens_and_the_prefix_shared_with_the_agent
     assert stages["s1"].prefix_chars == 0 and stages["(root)"].prefix_chars == 0   # first requests of an agent
     assert stages["s2"].prefix_chars == len(texts[0]) and stages["s2"].tokens == len(texts[1]) // 4
     assert 0 < stages["s2"].share < 1
+    # s2's request extends the agent's first one whole, so it reaches what same-agent caching can serve
+    assert stages["s2"].first_chars == 0 and stages["s2"].ceiling == 1.0
+    assert stages["s1"].ceiling == 0.0 and stages["(root)"].first_chars == len(texts[2])
