@@ -1,0 +1,189 @@
+"""The web page of `agentic-ds serve` in a real browser (Debian's chromium driven by Playwright), against a real
+server started on a free port with the offline model: the runs list (a run started from the CLI included), a run
+started from the page and watched to its end, its report, a follow-up, a plan approved and a run cancelled from the
+page, a reload mid-run that loses no event, the token asked for, keyboard reach, 390 px and 1280 px widths.
+
+With AGENTIC_DS_SCREENSHOTS=DIR set, the main views are also saved there as PNG (docs/ holds the README's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from server_support import CSV, RUN_S, TOKEN, Server, environment, start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+TASK = "Mean price by region"
+RUN_MS = RUN_S * 1000
+
+pytestmark = [
+    pytest.mark.browser, pytest.mark.slow, pytest.mark.sandbox,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@dataclass
+class Site:
+    server: Server
+    cli_run: str      # a run started with `agentic-ds run`, finished before the page is opened
+    data: Path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    base = tmp_path_factory.mktemp("page")
+    data = base / "data"
+    (data / "shop").mkdir(parents=True)
+    (data / "shop" / "sales.csv").write_text(CSV, encoding="utf-8")
+    workdir = base / "workdirs"
+    cli = subprocess.Popen([sys.executable, "-m", "agentic_ds", "run", "--mode", "simple", TASK, "--files",
+                            str(data / "shop" / "sales.csv"), "--model", "offline", "--workdir", str(workdir),
+                            "--json"], cwd=base, env=environment(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    server = start_server(workdir, "--data-root", str(data), "--max-runs", "3")
+    stdout, stderr = cli.communicate(timeout=RUN_S)
+    assert cli.returncode == 0, stderr
+    finished = json.loads(stdout.splitlines()[-1])
+    yield Site(server, Path(finished["run_dir"]).name, data)
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(30_000)
+        yield context
+        context.close()
+
+
+class Watch:
+    """Errors the page logs or throws, and every host it reaches."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        self.hosts: set[str] = set()
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("request", lambda request: self.hosts.add(request.url.split("/")[2]))
+
+    def clean(self, server: Server) -> None:
+        assert self.errors == []
+        assert self.hosts <= {f"127.0.0.1:{server.port}"}
+
+
+def _open(browser, server: Server, where: str = "#/", *, token: bool = True, width: int = 1280):
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    watch = Watch(page)
+    query = f"?token={TOKEN}" if token else ""
+    page.goto(f"http://127.0.0.1:{server.port}/{query}{where}")
+    return page, watch
+
+
+def _shoot(page, name: str) -> None:
+    folder = os.environ.get("AGENTIC_DS_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"page-{name}.png"))
+
+
+def _fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_runs_list_shows_a_run_started_from_the_cli_with_its_facts(site, browser):
+    record = json.loads((site.server.workdir / site.cli_run / "run.json").read_text())
+    page, watch = _open(browser, site.server)
+
+    row = page.locator(f"tr[data-run='{site.cli_run}']")
+    row.wait_for()
+    cells = row.locator("td").all_inner_texts()
+    assert cells[0] == record["title"] and cells[1] == "completed" and cells[2] == "simple"
+    assert cells[3] == "offline" and cells[4].endswith(" UTC") and cells[4][:10] == record["started_at"][:10]
+    assert cells[5].endswith(" s") and cells[6] == "$0.00"
+    # The status is words, in the report's colour.
+    status = row.locator(".badge")
+    assert status.get_attribute("class") == "badge tone-good" and status.inner_text() == "completed"
+    _shoot(page, "runs")
+
+    page.select_option("#status-filter", "failed")
+    page.locator("#runs", has_text="No run is failed.").wait_for()
+    page.select_option("#status-filter", "completed")
+    row.wait_for()
+    page.select_option("#status-filter", "")
+    row.wait_for()
+
+    page.set_viewport_size({"width": 390, "height": 800})
+    assert _fits(page) and row.locator("td").first.is_visible()
+    watch.clean(site.server)
+    page.close()
+
+
+def test_a_finished_run_shows_its_answer_first_then_report_files_and_record(site, browser):
+    record = json.loads((site.server.workdir / site.cli_run / "run.json").read_text())
+    page, watch = _open(browser, site.server, f"#/runs/{site.cli_run}")
+
+    page.locator("#answer-text").wait_for()
+    assert page.locator("#answer-text").inner_text() == record["final_answer"]["answer"]
+    assert page.locator("#answer-confidence").inner_text().startswith(
+        f"Confidence: {record['final_answer']['confidence']}")
+    # The answer comes before the report, the files and the record.
+    tops = page.evaluate("['answer', 'report', 'files', 'record'].map(id => "
+                         "document.getElementById(id).getBoundingClientRect().top)")
+    assert tops == sorted(tops)
+    asks = page.locator("#asks tbody tr")
+    assert asks.count() == len(record["final_answer"]["asks"]) >= 1
+    assert record["final_answer"]["asks"][0]["judge"] in asks.first.inner_text()
+    report = page.frame_locator("#report")
+    assert report.locator("h1").first.inner_text() == record["title"]
+    assert report.locator("img").count() >= 1   # the report's figures
+    notebook = page.locator("#files a[download='analysis.ipynb']")
+    assert notebook.count() == 1
+    download = site.server.get(notebook.get_attribute("href").split("?")[0] + "?download=true")
+    assert download.status == 200 and json.loads(download.body)["cells"]
+    assert page.locator("#files a", has_text="figures/").count() >= 1
+    assert page.locator("#record-reason").inner_text() == record["reason"]
+    agents = page.locator("#cost-agents tbody tr").all_inner_texts()
+    assert {row.split("\t")[0] for row in agents} == {row["agent"] for row in record["ledger"]}
+    assert page.locator("#cost-models tbody tr").first.inner_text().startswith("offline")
+    assert page.locator("#cancel").count() == 0 and _fits(page)
+    _shoot(page, "finished-run")
+    page.set_viewport_size({"width": 390, "height": 800})
+    assert _fits(page) and page.locator("#answer-text").is_visible()
+    watch.clean(site.server)
+    page.close()
+
+
+def test_the_token_is_asked_for_and_the_form_is_reached_by_keyboard(site, browser):
+    page, watch = _open(browser, site.server, "#/new", token=False)
+
+    page.get_by_label("Token", exact=True).fill(TOKEN)
+    page.keyboard.press("Enter")
+    page.locator("#new-run").wait_for()
+    assert page.evaluate("document.activeElement.id") == "task"
+    for _ in range(60):   # every field is reachable, up to the button that starts the run
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "start":
+            break
+    else:
+        raise AssertionError("the start button is not reachable with Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"   # focus is visible
+    for label in ("Task", "Approve the plan before running", "planner", "Max cost (USD)", "Sandbox"):
+        assert page.get_by_label(label, exact=True).count() == 1, label
+    assert page.locator("main#main").count() == 1 and page.locator("nav[aria-label='Main']").count() == 1
+    _shoot(page, "new-analysis")
+    watch.errors = [e for e in watch.errors if "401" not in e]   # the first call, made without the token
+    watch.clean(site.server)
+    page.close()
