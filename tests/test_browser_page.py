@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from server_support import CSV, RUN_S, TOKEN, Server, environment, start_server
+from server_support import CSV, RUN_S, TOKEN, Server, environment, log_lines, start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -185,5 +185,70 @@ def test_the_token_is_asked_for_and_the_form_is_reached_by_keyboard(site, browse
     assert page.locator("main#main").count() == 1 and page.locator("nav[aria-label='Main']").count() == 1
     _shoot(page, "new-analysis")
     watch.errors = [e for e in watch.errors if "401" not in e]   # the first call, made without the token
+    watch.clean(site.server)
+    page.close()
+
+
+DROP = """([name, text]) => {
+  const files = new DataTransfer();
+  files.items.add(new File([text], name, {type: "text/csv"}));
+  document.getElementById("dropzone").dispatchEvent(
+    new DragEvent("drop", {dataTransfer: files, bubbles: true, cancelable: true}));
+}"""
+
+
+def _run_id(page) -> str:
+    page.wait_for_url("**/#/runs/*")
+    return page.url.split("#/runs/")[1]
+
+
+def _events_shown(page) -> tuple[int, int, list[int]]:
+    counter = page.locator("#event-count")
+    ids = [int(i) for i in page.eval_on_selector_all("#events li", "els => els.map(e => e.dataset.id)")]
+    return int(counter.get_attribute("data-count") or 0), int(counter.get_attribute("data-missing") or 0), ids
+
+
+def test_a_run_started_from_the_page_is_watched_live_to_its_end(site, browser):
+    page, watch = _open(browser, site.server, "#/new")
+    page.get_by_label("Task", exact=True).fill(TASK)
+    page.get_by_label("simple").check()
+    page.evaluate(DROP, ["prices.csv", CSV])   # a file dropped on the form
+    assert page.locator("#picked li").inner_text().startswith("prices.csv")
+    assert page.get_by_label("coder", exact=True).get_attribute("placeholder") == "offline"   # no key: offline
+
+    page.get_by_role("button", name="Start the analysis").click()
+
+    run_id = _run_id(page)
+    run_dir = site.server.workdir / run_id
+    assert (run_dir / "inputs" / "prices.csv").read_text() == CSV
+    # While it runs: the agent at work and its latest tool call, as events arrive.
+    page.locator("#live-call").wait_for(timeout=RUN_MS)
+    assert page.locator("#live-agent").inner_text() and page.locator("#cancel").is_visible()
+    assert _events_shown(page)[0] >= 1
+    _shoot(page, "live-run")
+    page.locator("#run-status .badge[data-status='completed']").wait_for(timeout=RUN_MS)
+    page.locator("#answer-text").wait_for()
+    assert page.locator("#live").inner_text() == "" and page.locator("#cancel").count() == 0
+    shown, missing, ids = _events_shown(page)
+    assert shown == len(log_lines(run_dir)) and missing == 0 and ids == list(range(1, shown + 1))
+    assert page.frame_locator("#report").locator("h1").first.inner_text()
+    watch.clean(site.server)
+    page.close()
+
+
+def test_a_reload_mid_run_loses_no_event(site, browser):
+    made = site.server.create([("task", TASK), ("mode", "simple"), ("model", "offline"), ("path", "shop/sales.csv")])
+    run_id = made.json()["id"]
+    page, watch = _open(browser, site.server, f"#/runs/{run_id}")
+    page.locator("#event-count[data-count]").wait_for(timeout=RUN_MS)   # events came: reload mid-run
+    assert site.server.get(f"/runs/{run_id}").json()["status"] == "running"
+
+    page.reload()
+
+    page.locator("#run-status .badge[data-status='completed']").wait_for(timeout=RUN_MS)
+    lines = len(log_lines(site.server.workdir / run_id))
+    page.locator(f"#event-count[data-count='{lines}']").wait_for()
+    shown, missing, ids = _events_shown(page)
+    assert missing == 0 and ids == list(range(1, shown + 1))
     watch.clean(site.server)
     page.close()
