@@ -252,3 +252,73 @@ def test_a_reload_mid_run_loses_no_event(site, browser):
     assert missing == 0 and ids == list(range(1, shown + 1))
     watch.clean(site.server)
     page.close()
+
+
+def test_a_follow_up_is_asked_under_the_report_and_survives_a_reload(site, browser):
+    page, watch = _open(browser, site.server, f"#/runs/{site.cli_run}")
+    page.get_by_label("Ask a follow-up question").fill("What is the median price per region?")
+    page.get_by_role("button", name="Ask", exact=True).click()
+
+    item = page.locator("#followups li[data-followup]")
+    item.wait_for()
+    assert item.count() == 1 and item.get_attribute("data-status") in ("queued", "running", "completed")
+    page.locator("#followups li[data-status='completed']").wait_for(timeout=RUN_MS)
+    (folder,) = (site.server.workdir / site.cli_run / "followups").iterdir()
+    record = json.loads((folder / "followup.json").read_text())
+    assert record["status"] == "completed" and record["answer"]
+    assert item.locator(".followup-answer").inner_text() == record["answer"]
+    assert item.locator(".badge").inner_text() == "completed"
+    if record["code"]:   # its code, shown when opened
+        item.locator("summary", has_text="Code:").first.click()
+        item.locator("pre.followup-code").first.wait_for()
+        page.wait_for_timeout(100)
+        assert item.locator("pre.followup-code").first.inner_text() != "Loading…"
+    _shoot(page, "follow-up")
+
+    page.reload()
+
+    again = page.locator("#followups li[data-followup]")
+    again.first.wait_for()
+    assert again.count() == 1 and again.first.get_attribute("data-followup") == record["id"]
+    assert again.locator(".followup-answer").inner_text() == record["answer"]
+    # Under the report, above the files.
+    tops = page.evaluate("['report', 'followups', 'files'].map(id => "
+                         "document.getElementById(id).getBoundingClientRect().top)")
+    assert tops == sorted(tops)
+    watch.clean(site.server)
+    page.close()
+
+
+def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browser):
+    page, watch = _open(browser, site.server, "#/new")
+    page.get_by_label("Task", exact=True).fill(TASK)
+    page.get_by_label("Approve the plan before running").check()
+    page.get_by_label("shop/sales.csv").check()   # a file under the server's data root
+    page.get_by_role("button", name="Start the analysis").click()
+    run_id = _run_id(page)
+
+    panel = page.locator("#approval section")
+    panel.wait_for(timeout=RUN_MS)
+    assert page.locator("#run-status .badge").inner_text() == "awaiting approval"
+    assert "Stage" in page.locator("#plan-text").inner_text() or page.locator("#plan-text").inner_text().strip()
+    for name in ("Approve the plan", "Send notes to the planner", "Stop the run"):
+        assert page.get_by_role("button", name=name).is_visible(), name
+    _shoot(page, "approval")
+
+    page.get_by_role("button", name="Approve the plan").click()
+
+    panel.wait_for(state="detached")
+    page.locator("#run-status .badge[data-status='running']").wait_for(timeout=RUN_MS)
+    page.locator("#stages li[data-stage-state='running']").wait_for(timeout=RUN_MS)   # the approved plan runs
+    page.locator("#live-call").wait_for(timeout=RUN_MS)
+    _shoot(page, "live-stages")
+
+    page.get_by_role("button", name="Cancel run").click()
+
+    page.locator("#run-status .badge[data-status='incomplete']").wait_for(timeout=RUN_MS)
+    assert "interrupted by SIGTERM" in page.locator("#run-reason").inner_text()
+    assert page.get_by_role("button", name="Resume run").is_visible()
+    record = json.loads((site.server.workdir / run_id / "run.json").read_text())
+    assert record["status"] == "incomplete" and record["approval"]["state"] == "approved"
+    watch.clean(site.server)
+    page.close()

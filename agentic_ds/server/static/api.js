@@ -36,7 +36,7 @@ export function withToken(url) {
   return url + (url.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(t);
 }
 
-async function call(method, url, body) {
+async function call(method, url, body, asText = false) {
   const headers = {};
   const t = token();
   if (t) headers.Authorization = "Bearer " + t;
@@ -52,6 +52,7 @@ async function call(method, url, body) {
     throw new ApiError(0, "the server cannot be reached", "is `agentic-ds serve` still running?");
   }
   const text = await reply.text();
+  if (asText && reply.ok) return text;
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!reply.ok) {
@@ -62,4 +63,5 @@ async function call(method, url, body) {
 }
 
 export const get = (url) => call("GET", url);
+export const getText = (url) => call("GET", url, undefined, true);
 export const post = (url, body) => call("POST", url, body);

@@ -1,6 +1,6 @@
 // Follow-up questions under a finished run: asked here, answered by their own process in turn, each shown with
 // its answer, status, code and figures, in order. They are read from the server, so they survive a reload.
-import { get, post, withToken } from "/ui/api.js";
+import { get, getText, post, withToken } from "/ui/api.js";
 import { badge, errorBox, h, replace } from "/ui/dom.js";
 
 const POLL_MS = 2000;
@@ -63,10 +63,23 @@ function item(followup) {
       followup.reason ? h("p", { class: "small" }, followup.reason) : null,
       figures.map((rel) => h("figure", {}, h("img", { class: "followup-figure", src: file(rel), alt: `Figure ${rel}` }),
         h("figcaption", { class: "small" }, rel))),
-      followup.code.length || others.length ? h("details", {}, h("summary", {}, "Code and files"),
-        h("ul", {}, [...followup.code, ...others].map((rel) => h("li", {},
+      followup.code.map((rel) => codeBlock(followup.run_id, rel)),
+      others.length ? h("details", {}, h("summary", {}, "Files it wrote"),
+        h("ul", {}, others.map((rel) => h("li", {},
           h("a", { href: file(rel), target: "_blank", rel: "noopener" }, rel))))) : null,
       h("p", { class: "small" }, h("a", { href: withToken(followup.report), target: "_blank", rel: "noopener" },
         "Its report")),
     ]);
+}
+
+// The follow-up's code, fetched when its block is opened.
+function codeBlock(runId, rel) {
+  const pre = h("pre", { class: "followup-code" }, "Loading…");
+  const block = h("details", {}, h("summary", {}, `Code: ${rel}`), pre);
+  block.addEventListener("toggle", () => {
+    if (!block.open || pre.dataset.loaded) return;
+    pre.dataset.loaded = "1";
+    getText(`/runs/${runId}/files/${rel}`).then((text) => replace(pre, text), (err) => replace(pre, err.message));
+  });
+  return block;
 }
