@@ -3,7 +3,7 @@ server started on a free port with the offline model: the runs list (a run start
 started from the page and watched to its end, its report, a follow-up, a plan approved and a run cancelled from the
 page, a reload mid-run that loses no event, the token asked for, keyboard reach, 390 px and 1280 px widths.
 
-With AGENTIC_DS_SCREENSHOTS=DIR set, the main views are also saved there as PNG (docs/ holds the README's).
+With SCREENSHOT_DIR=DIR set, the main views are also saved there as PNG (docs/ holds the README's).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _open(browser, server: Server, where: str = "#/", *, token: bool = True, wid
 
 
 def _shoot(page, name: str) -> None:
-    folder = os.environ.get("AGENTIC_DS_SCREENSHOTS")
+    folder = os.environ.get("SCREENSHOT_DIR")
     if folder:
         page.screenshot(path=str(Path(folder) / f"page-{name}.png"))
 
@@ -184,7 +184,17 @@ def test_the_token_is_asked_for_and_the_form_is_reached_by_keyboard(site, browse
         assert page.get_by_label(label, exact=True).count() == 1, label
     assert page.locator("main#main").count() == 1 and page.locator("nav[aria-label='Main']").count() == 1
     _shoot(page, "new-analysis")
-    watch.errors = [e for e in watch.errors if "401" not in e]   # the first call, made without the token
+    # A run the server refuses says why and what to do, and nothing is created.
+    page.get_by_label("Task", exact=True).fill(TASK)
+    before = sorted(p.name for p in site.server.workdir.iterdir())
+    page.keyboard.press("End")
+    page.get_by_role("button", name="Start the analysis").press("Enter")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "no input files given" in alert.inner_text() and "What to do: upload files" in alert.inner_text()
+    assert sorted(p.name for p in site.server.workdir.iterdir()) == before and "#/new" in page.url
+    # The first call, made without the token, and the refused run: the browser logs both responses.
+    watch.errors = [e for e in watch.errors if "401" not in e and "400" not in e]
     watch.clean(site.server)
     page.close()
 
@@ -225,7 +235,6 @@ def test_a_run_started_from_the_page_is_watched_live_to_its_end(site, browser):
     page.locator("#live-call").wait_for(timeout=RUN_MS)
     assert page.locator("#live-agent").inner_text() and page.locator("#cancel").is_visible()
     assert _events_shown(page)[0] >= 1
-    _shoot(page, "live-run")
     page.locator("#run-status .badge[data-status='completed']").wait_for(timeout=RUN_MS)
     page.locator("#answer-text").wait_for()
     assert page.locator("#live").inner_text() == "" and page.locator("#cancel").count() == 0
@@ -311,7 +320,7 @@ def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browse
     page.locator("#run-status .badge[data-status='running']").wait_for(timeout=RUN_MS)
     page.locator("#stages li[data-stage-state='running']").wait_for(timeout=RUN_MS)   # the approved plan runs
     page.locator("#live-call").wait_for(timeout=RUN_MS)
-    _shoot(page, "live-stages")
+    _shoot(page, "live-run")
 
     page.get_by_role("button", name="Cancel run").click()
 

@@ -27,6 +27,9 @@ export async function runView(main, id) {
   replace(main, Object.values(parts), log.el);
   let finishedKey = null;
   let approvalKey = null;
+  let headerKey = null;
+  let actionsKey = null;
+  let planKey = null;
   let followups = null;
   let source = null;
   let timer = null;
@@ -71,6 +74,7 @@ export async function runView(main, id) {
     replace(parts.note, doing);
     try {
       detail = await post(url, body);
+      replace(parts.note);
       await refresh();
       if (!source) connect();
     } catch (err) {
@@ -83,6 +87,41 @@ export async function runView(main, id) {
     const run = detail;
     document.title = `${run.title || run.task || run.id} · agentic-ds`;
     const settled = SETTLED.has(run.status);
+    const heads = JSON.stringify([run.title, run.task, run.status, run.reason, run.mode, run.models, run.started_at,
+      run.wall_s, run.tokens, run.cost_usd, run.queue]);
+    if (heads !== headerKey) {   // redrawn only when it changes, so focus and selection stay
+      headerKey = heads;
+      renderHeader(run);
+    }
+    const acts = `${run.status}|${run.has_report}`;
+    if (acts !== actionsKey) {
+      actionsKey = acts;
+      renderActions(run);
+    }
+    renderApproval(run);
+    replace(parts.live, settled || run.status === "awaiting_approval" ? null : liveSection(run));
+    const plans = JSON.stringify([run.plan_markdown, (run.stages || []).map((stage, i) =>
+      [stage.title, stage.attempts, stageState(stage, i, run)]), PLAN_REVIEWERS.has((run.live || {}).agent), settled]);
+    if (plans !== planKey) {
+      planKey = plans;
+      replace(parts.plan, planSection(run));
+    }
+    const key = settled ? `${run.status}|${run.ended_at}|${run.has_report}` : null;
+    if (key !== finishedKey) {
+      finishedKey = key;
+      if (followups) followups.stop();
+      followups = null;
+      if (settled) {
+        followups = followupsSection(id);
+        const sections = finishedSections(run);
+        replace(parts.finished, sections.top, followups.el, sections.bottom);
+      } else {
+        replace(parts.finished);
+      }
+    }
+  }
+
+  function renderHeader(run) {
     replace(parts.header,
       h("p", { class: "small" }, h("a", { href: "#/" }, "Runs"), " / ", run.id),
       h("h1", {}, run.title || run.task || run.id),
@@ -98,6 +137,9 @@ export async function runView(main, id) {
           `${count(run.tokens.input)} in, ${count(run.tokens.output)} out, ${count(run.tokens.llm_calls)} LLM calls`),
         h("dt", {}, "Cost"), h("dd", { id: "run-cost" }, usd(run.cost_usd)),
         run.queue ? [h("dt", {}, "Queue"), h("dd", {}, `position ${run.queue.position} (${run.queue.action})`)] : null));
+  }
+
+  function renderActions(run) {
     const buttons = [];
     if (run.status === "queued" || run.status === "running") {
       const cancel = h("button", { type: "button", class: "danger", id: "cancel" }, "Cancel run");
@@ -114,22 +156,6 @@ export async function runView(main, id) {
         rel: "noopener" }, "Open the report"));
     }
     replace(parts.actions, buttons);
-    renderApproval(run);
-    replace(parts.live, settled || run.status === "awaiting_approval" ? null : liveSection(run));
-    replace(parts.plan, planSection(run));
-    const key = settled ? `${run.status}|${run.ended_at}|${run.has_report}` : null;
-    if (key !== finishedKey) {
-      finishedKey = key;
-      if (followups) followups.stop();
-      followups = null;
-      if (settled) {
-        followups = followupsSection(id);
-        const sections = finishedSections(run);
-        replace(parts.finished, sections.top, followups.el, sections.bottom);
-      } else {
-        replace(parts.finished);
-      }
-    }
   }
 
   function renderApproval(run) {
@@ -202,7 +228,9 @@ function planSection(run) {
       return h("li", { "data-stage-state": state }, stage.title, " ", badge(state, "stage"),
         stage.attempts ? h("span", { class: "small" }, ` ${stage.attempts} attempt${stage.attempts === 1 ? "" : "s"}`)
           : null);
-    })) : null);
+    })) : null,
+    stages.length && run.plan_markdown && !SETTLED.has(run.status)
+      ? h("details", {}, h("summary", {}, "The plan"), h("pre", {}, run.plan_markdown)) : null);
 }
 
 function stageState(stage, index, run) {

@@ -7,11 +7,10 @@ const FILTERS = ["queued", "running", "awaiting_approval", "completed", "complet
 const REFRESH_MS = 3000;
 
 export async function runsView(main) {
-  const params = new URLSearchParams(location.hash.split("?")[1] || "");
   const select = h("select", { id: "status-filter" },
     h("option", { value: "" }, "every status"),
     FILTERS.map((status) => h("option", { value: status }, status.replaceAll("_", " "))));
-  select.value = sessionStorage.getItem("agentic-ds-filter") || params.get("status") || "";
+  select.value = sessionStorage.getItem("agentic-ds-filter") || "";
   const body = h("div", { id: "runs", "aria-live": "polite" });
   replace(main,
     h("h1", {}, "Runs"),
@@ -20,11 +19,15 @@ export async function runsView(main) {
       h("a", { class: "button", href: "#/new" }, "New analysis")),
     body);
 
+  let shown = null;   // what the table shows: redrawn only when it changes, so focus stays where it is
   async function load() {
     const status = select.value;
     const url = status ? `/runs?status=${encodeURIComponent(status)}` : "/runs";
     try {
       const { runs } = await get(url);
+      const key = status + JSON.stringify(runs);
+      if (key === shown) return;
+      shown = key;
       replace(body, runs.length ? table(runs) : h("p", {}, status
         ? `No run is ${status.replaceAll("_", " ")}.` : "No runs yet. Start one with New analysis."));
     } catch (err) {
@@ -40,7 +43,7 @@ export async function runsView(main) {
 function table(runs) {
   const head = ["Title", "Status", "Mode", "Models", "Started", "Wall time", "Cost"];
   return h("table", { class: "runs" },
-    h("caption", { class: "small", style: null }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`),
+    h("caption", { class: "small" }, `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`),
     h("thead", {}, h("tr", {}, head.map((name, i) => h("th", { scope: "col", class: i >= 5 ? "num" : null }, name)))),
     h("tbody", {}, runs.map((run) => h("tr", { "data-run": run.id },
       h("td", { "data-label": "Title" }, h("a", { href: `#/runs/${run.id}` }, run.title || run.task || run.id)),
