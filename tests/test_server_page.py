@@ -87,3 +87,5 @@ def test_the_form_is_offered_the_offline_model_with_no_key_and_the_data_root_fil
     # Paths as POST /runs takes them; hidden files and links are not offered.
     assert [(f["path"], f["size"]) for f in choices["data_files"]] == [("shop/sales.csv", len(CSV))]
     assert choices["data_truncated"] is False
+    paths = server.get("/openapi.json").json()["paths"]
+    assert "/choices" in paths and "/" not in paths and not [p for p in paths if p.startswith("/ui")]
