@@ -313,6 +313,9 @@ def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browse
     for name in ("Approve the plan", "Send notes to the planner", "Stop the run"):
         assert page.get_by_role("button", name=name).is_visible(), name
     _shoot(page, "approval")
+    page.set_viewport_size({"width": 390, "height": 800})
+    assert _fits(page) and page.get_by_role("button", name="Approve the plan").is_visible()
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     page.get_by_role("button", name="Approve the plan").click()
 
@@ -329,5 +332,37 @@ def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browse
     assert page.get_by_role("button", name="Resume run").is_visible()
     record = json.loads((site.server.workdir / run_id / "run.json").read_text())
     assert record["status"] == "incomplete" and record["approval"]["state"] == "approved"
+    watch.clean(site.server)
+    page.close()
+
+
+def test_the_event_stream_reconnects_where_it_broke_and_loses_no_event(site, browser):
+    lines = len(log_lines(site.server.workdir / site.cli_run))
+    cut = lines // 2
+    asked_after: list[str | None] = []
+
+    def broken_once(route):
+        if asked_after or route.request.resource_type != "eventsource":
+            reply = route.fetch()
+            ids = [block.split("\n")[0] for block in reply.text().split("\n\n") if block.startswith("id: ")]
+            asked_after.append(ids[0] if ids else "")
+            route.fulfill(response=reply)
+            return
+        asked_after.append("first")
+        blocks = route.fetch().text().split("\n\n")   # the whole replay of the finished run...
+        upto = next(i for i, block in enumerate(blocks) if block.startswith(f"id: {cut}\n"))
+        route.fulfill(status=200, headers={"Content-Type": "text/event-stream"},   # ...cut after event `cut`
+                      body="\n\n".join(blocks[:upto + 1]) + "\n\n")
+
+    page = browser.new_page()
+    watch = Watch(page)
+    page.route("**/runs/*/events*", broken_once)
+    page.goto(f"http://127.0.0.1:{site.server.port}/?token={TOKEN}#/runs/{site.cli_run}")
+
+    page.locator(f"#event-count[data-count='{lines}']").wait_for()
+    # The page came back by itself, saying where it broke; the server sent the rest, once.
+    assert asked_after == ["first", f"id: {cut + 1}"]
+    shown, missing, ids = _events_shown(page)
+    assert shown == lines and missing == 0 and ids == list(range(1, lines + 1))
     watch.clean(site.server)
     page.close()

@@ -1,5 +1,5 @@
-// One run: live while it goes (its events over SSE, replayed from the start on a reload, resumed after a
-// reconnect by EventSource's Last-Event-ID), the plan decision when it waits for one, and once it has ended its
+// One run: live while it goes (its events over SSE, replayed from the start on a reload, resumed after a broken
+// stream from the last event shown: ?last_event_id=N), the plan decision when it waits for one, and once it has ended its
 // answer, report, files, record and follow-ups.
 import { get, post, withToken } from "/ui/api.js";
 import { badge, count, duration, errorBox, h, meaning, modelsText, replace, RESUMABLE, SETTLED, usd, when }
@@ -11,6 +11,8 @@ const REVIEWERS = new Set(["code_reviewer", "impl_confirmation"]);
 const PLAN_REVIEWERS = new Set(["plan_reviewer", "plan_confirmation"]);
 const SHOWN_EVENTS = 200;
 const REFRESH_MS = 1000;
+const RETRY_MS = 1000;
+const RETRY_MAX_MS = 10000;
 
 export async function runView(main, id) {
   let detail = await get(`/runs/${id}`);
@@ -33,6 +35,8 @@ export async function runView(main, id) {
   let followups = null;
   let source = null;
   let timer = null;
+  let reconnect = null;
+  let retries = 0;
 
   const refresh = async () => {
     timer = null;
@@ -46,6 +50,7 @@ export async function runView(main, id) {
   const soon = () => { if (timer === null) timer = setTimeout(refresh, REFRESH_MS); };
 
   const connect = () => {
+    if (reconnect !== null) { clearTimeout(reconnect); reconnect = null; }
     if (source) source.close();
     const after = log.lastId ? `?last_event_id=${log.lastId}` : "";
     source = new EventSource(withToken(`/runs/${id}/events${after}`));
@@ -62,10 +67,17 @@ export async function runView(main, id) {
         soon();
       }
     };
+    source.onopen = () => { retries = 0; };
+    // The stream broke before its end (the network, a restarted server): connect again, asking for what came
+    // after the last event shown, so nothing is lost and nothing shown twice.
     source.onerror = () => {
-      if (source && source.readyState === EventSource.CLOSED) {
-        replace(parts.note, "The event stream closed: reload the page to reconnect.");
-      }
+      if (!source) return;
+      source.close();
+      source = null;
+      retries += 1;
+      replace(parts.note, "The event stream broke: reconnecting…");
+      reconnect = setTimeout(() => { reconnect = null; connect(); replace(parts.note); },
+        Math.min(RETRY_MAX_MS, RETRY_MS * retries));
     };
   };
 
@@ -187,7 +199,9 @@ export async function runView(main, id) {
   connect();
   return () => {
     if (source) source.close();
+    source = null;
     if (timer !== null) clearTimeout(timer);
+    if (reconnect !== null) clearTimeout(reconnect);
     if (followups) followups.stop();
   };
 }
