@@ -36,7 +36,7 @@ export function badge(status, kind = "run") {
   const table = kind === "stage" ? words.stage_statuses : words.statuses;
   const known = table[status] || (kind === "stage" ? words.statuses[status] : null);
   const label = known ? known.label : String(status || "unknown").replaceAll("_", " ");
-  const tone = known ? known.tone : (status === "under_review" ? "neutral" : "neutral");
+  const tone = known ? known.tone : "neutral";   // e.g. a stage "under review": the page's own word
   return h("span", { class: `badge tone-${tone}`, "data-status": status, title: known ? known.meaning : null }, label);
 }
 
