@@ -298,7 +298,7 @@ def test_a_follow_up_is_asked_under_the_report_and_survives_a_reload(site, brows
     page.close()
 
 
-def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browser):
+def test_a_plan_is_edited_and_approved_from_the_page_then_the_run_is_cancelled(site, browser):
     page, watch = _open(browser, site.server, "#/new")
     page.get_by_label("Task", exact=True).fill(TASK)
     page.get_by_label("Approve the plan before running").check()
@@ -316,6 +316,11 @@ def test_a_plan_is_approved_from_the_page_then_the_run_is_cancelled(site, browse
     page.set_viewport_size({"width": 390, "height": 800})
     assert _fits(page) and page.get_by_role("button", name="Approve the plan").is_visible()
     page.set_viewport_size({"width": 1280, "height": 900})
+    # Notes to the planner: it makes the plan again, which waits again.
+    page.get_by_label("Notes for the planner (edit)").fill("Compare medians too.")
+    page.get_by_role("button", name="Send notes to the planner").click()
+    page.locator("#approval p", has_text="Decisions so far: edit").wait_for(timeout=RUN_MS)
+    assert "Compare medians too." in page.locator("#plan-text").inner_text()
 
     page.get_by_role("button", name="Approve the plan").click()
 
