@@ -90,18 +90,29 @@ def test_the_wheel_carries_every_prompt_and_skill(installed):
     assert not any(name.startswith(("prompts/", "skills/")) for name in names)  # nothing outside the package
 
 
+def test_the_wheel_carries_the_web_page(installed):
+    page = REPO / "agentic_ds" / "server" / "static"
+    shipped = {path.relative_to(REPO).as_posix() for path in page.iterdir() if path.is_file()}
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        names = set(wheel.namelist())
+    assert {"agentic_ds/server/static/index.html", "agentic_ds/server/static/main.js",
+            "agentic_ds/server/static/app.css"} <= shipped <= names
+
+
 def test_the_installed_package_reads_its_bundled_files(installed, elsewhere):
     cwd, env = elsewhere
-    probe = ("import agentic_ds, agentic_ds.bundled as b, agentic_ds.workflow.prompting as p; "
-             "print(agentic_ds.__file__); print(b.bundled_dir('skills')); print(p.prompts_dir())")
+    probe = ("import agentic_ds, agentic_ds.bundled as b, agentic_ds.workflow.prompting as p, "
+             "agentic_ds.server.page as w; print(agentic_ds.__file__); print(b.bundled_dir('skills')); "
+             "print(p.prompts_dir()); print(w.static_dir())")
     done = subprocess.run([str(installed["python"]), "-c", probe], cwd=cwd, env=env, check=True,
                           capture_output=True, text=True)
-    init, skills, prompts = (Path(line) for line in done.stdout.splitlines())
+    init, skills, prompts, page = (Path(line) for line in done.stdout.splitlines())
     package = installed["package"]
     assert init == package / "__init__.py" and REPO not in package.parents
     assert installed["python"].parent.parent in package.parents
     assert skills == package / "_bundled" / "skills"
     assert prompts == package / "_bundled" / "prompts"
+    assert page == package / "server" / "static" and (page / "index.html").is_file()   # the web page, installed
 
 
 def test_simple_and_orchestrated_runs_from_any_directory(installed, elsewhere):

@@ -38,12 +38,12 @@ TOKEN_IN_QUERY = r"(token=)[^&\s]*"   # linear: one character class, no nesting
               help="A web origin allowed to call the API from a browser (repeat); none by default.")
 @click.option("--config", metavar="FILE", help="YAML config file every run reads (as `run --config`).")
 def serve_command(workdir: Path | None, **kwargs: Any) -> None:
-    """Serve runs over HTTP: create, watch (Server-Sent Events), approve plans, cancel, resume, fetch reports.
+    """Serve runs over HTTP, and a web page at / to start, watch, read and question them.
 
     It serves the run directories the CLI writes (a run started from either shows up in both). Each run executes
     in its own `agentic-ds` process, at most --max-runs at once; the rest wait in a queue kept on disk that
-    survives a restart. Stopping the server stops its runs cleanly (they end resumable). API: /docs, and
-    docs/api.md.
+    survives a restart. Stopping the server stops its runs cleanly (they end resumable). The page at / needs no
+    build and nothing from the network. API: /docs, and docs/api.md.
 
     \b
     Examples:
@@ -76,7 +76,7 @@ def _serve(options: Any) -> None:
     app = build_app(options)
     guard = "every request needs the token" if options.token else "no token: this machine only"
     click.echo(f"serving {options.workdir} on http://{_url_host(options.host)}:{options.port} ({guard}); "
-               f"API docs at /docs; at most {options.max_runs} runs at once", err=True)
+               f"the page at /, API docs at /docs; at most {options.max_runs} runs at once", err=True)
     config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", lifespan="on",
                             timeout_graceful_shutdown=3)
     uvicorn.Server(config).run()

@@ -35,6 +35,11 @@ _STATUS_TONE = {
 }
 
 
+def status_tone(status: RunStatus | StageStatus) -> str:
+    """The colour a status is shown in (good, warn, bad, neutral): the report's, and the web page's."""
+    return _STATUS_TONE.get(status, "neutral")
+
+
 @dataclass
 class FigureHtml:
     path: str
@@ -56,7 +61,7 @@ def _environment() -> Environment:
     env.filters["count"] = fmt.count
     env.filters["when"] = fmt.when
     env.filters["status_label"] = fmt.status_label
-    env.filters["tone"] = lambda status: _STATUS_TONE.get(status, "neutral")
+    env.filters["tone"] = status_tone
     return env
 
 

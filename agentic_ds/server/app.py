@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from agentic_ds.server import adk_app, errors, followups, views
+from agentic_ds.server import adk_app, choices, errors, followups, page, views
 from agentic_ds.server.guard import BodyLimit, TokenGuard
 from agentic_ds.server.options import ServeOptions
 from agentic_ds.server.routes import Context, router
@@ -43,6 +43,8 @@ def build_app(options: ServeOptions) -> FastAPI:
     errors.install(app)
     app.include_router(router)
     app.include_router(followups.router)
+    app.include_router(choices.router)
+    app.include_router(page.router)
     app.add_middleware(BodyLimit, max_upload_bytes=options.max_upload_bytes)
     app.add_middleware(TokenGuard, token=options.token)   # added last: the outermost, so the first to answer
     return app

@@ -2,7 +2,8 @@
 
 `TokenGuard`: with a token configured, every HTTP request and websocket (ADK's routes included) must carry it, as
 `Authorization: Bearer TOKEN` or, for clients that cannot set headers (a browser's EventSource, an <img>), as the
-query parameter `token`. Compared in constant time. CORS preflights pass to the CORS middleware.
+query parameter `token`. Compared in constant time. CORS preflights pass to the CORS middleware, and so do reads of
+the web page's own files (`page.is_public`: `/` and `/ui/*`, which hold no run data; the page asks for the token).
 
 `BodyLimit`: a request with a body must say its length
 (`Content-Length`; 411 otherwise), and may not be longer than the upload limit (multipart) or 1 MB (anything
@@ -17,6 +18,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
+
+from agentic_ds.server.page import is_public
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -34,7 +37,8 @@ class TokenGuard:
         self.token = token.encode() if token else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token is None or scope["type"] not in ("http", "websocket") or _preflight(scope):
+        if self.token is None or scope["type"] not in ("http", "websocket") or _preflight(scope) \
+                or (scope["type"] == "http" and is_public(scope["method"], scope["path"])):
             await self.app(scope, receive, send)
             return
         given = _bearer(scope) or _query_token(scope)

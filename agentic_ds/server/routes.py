@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, File, Form, Header, Query, Request, Uplo
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from agentic_ds import __version__
+from agentic_ds.schema import RunStatus, StageStatus
 from agentic_ds.server import events, files, views
 from agentic_ds.server.create import NewRun, create_run
 from agentic_ds.server.errors import ApiError
@@ -25,6 +26,7 @@ from agentic_ds.server.shapes import (
     RunListOut,
     RunSummaryOut,
     ServerOut,
+    StatusWordOut,
 )
 from agentic_ds.server.supervisor import Supervisor
 
@@ -52,7 +54,18 @@ async def server_info(ctx: Ctx) -> ServerOut:
     return ServerOut(version=__version__, workdir=str(ctx.options.workdir),
                      data_roots=[str(root) for root in ctx.options.data_roots], max_runs=supervisor.max_runs,
                      running=len(supervisor.active), queued=len(supervisor.queue.jobs),
-                     max_upload_mb=ctx.options.max_upload_mb, token_required=ctx.options.token is not None)
+                     max_upload_mb=ctx.options.max_upload_mb, token_required=ctx.options.token is not None,
+                     statuses=_words(RunStatus), stage_statuses=_words(StageStatus))
+
+
+def _words(kind: type[RunStatus] | type[StageStatus]) -> dict[str, StatusWordOut]:
+    from agentic_ds.report.formatting import STATUS_MEANING
+    from agentic_ds.report.html import status_tone
+
+    return {status.value: StatusWordOut(label=status.label, tone=status_tone(status),  # type: ignore[arg-type]
+                                        meaning=STATUS_MEANING.get(status, "") if isinstance(status, RunStatus)
+                                        else "")
+            for status in kind}
 
 
 @router.get("/runs", response_model=RunListOut, summary="Every run of the work directory, newest first")

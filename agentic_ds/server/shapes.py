@@ -142,6 +142,14 @@ class ApprovalIn(BaseModel):
     max_cost: float | None = Field(default=None, gt=0, description="raise or set the cost limit, USD")
 
 
+class StatusWordOut(BaseModel):
+    """A status as the report shows it: its words, its tone (the report's colours) and what it means."""
+
+    label: str
+    tone: Literal["good", "warn", "bad", "neutral"]
+    meaning: str = ""
+
+
 class ServerOut(BaseModel):
     version: str
     workdir: str
@@ -151,3 +159,5 @@ class ServerOut(BaseModel):
     queued: int
     max_upload_mb: int
     token_required: bool
+    statuses: dict[str, StatusWordOut] = Field(description="run statuses, as report.html words and colours them")
+    stage_statuses: dict[str, StatusWordOut] = Field(description="stage statuses, likewise")
