@@ -8,7 +8,8 @@ from typing import Any
 from google.adk.agents import RunConfig
 
 from agentic_ds.adk_private import ResolvedTelemetry
-from agentic_ds.agent_table import AGENTS, ROOT, llm_agents
+from agentic_ds.agent_names import ROOT
+from agentic_ds.agent_table import AGENTS, llm_agents
 from agentic_ds.workflow.services import CoderFactory, RunServices
 
 

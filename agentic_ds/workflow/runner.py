@@ -21,7 +21,7 @@ from google.genai import types
 
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
-from agentic_ds.agent_table import ROOT
+from agentic_ds.agent_names import ROOT
 from agentic_ds.config.secrets import settings_record
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs import run_lock
@@ -73,12 +73,14 @@ async def execute_run(
     request: RunRequest,
     *,
     on_event: EventSink | None = None,
+    on_tree: Callable[[dict[str, str]], None] | None = None,
     llm_overrides: dict[str, Any] | None = None,
     session_service: Any = None,
     stop: StopSignals | None = None,
 ) -> RunOutcome:
     """Run the analysis described by `request`; always returns an outcome with an honest status.
 
+    `on_tree` is shown the agent tree once it is built (each agent -> its parent: the live progress panel);
     `llm_overrides` maps agent names to models (tests, benchmarks); `session_service` replaces the persisted
     `session.db` service (benchmarks compare against ADK's in-memory one); `stop` names the signal that
     interrupts the run, if one does (the CLI's handled signals).
@@ -103,6 +105,10 @@ async def execute_run(
     final_state: dict[str, Any] = {}
     try:
         assembled = assemble(request, llm_overrides or {})
+        if on_tree is not None:
+            from agentic_ds.workflow.tree import parents
+
+            on_tree(parents(assembled.app.root_agent))
         # Everything imported and built so far lives for the whole run; keeping it out of the collector's scans
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
