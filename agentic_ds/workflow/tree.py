@@ -80,9 +80,12 @@ def simple_tree(s: RunServices) -> BaseAgent:
     ])
 
 
-def build_tree(services: RunServices, mode: Mode) -> BaseAgent:
+def build_tree(services: RunServices, mode: str) -> BaseAgent:
     """The root agent of `mode`'s tree, each agent with its skip and the stage orchestrator with the plan gate."""
-    root = orchestrated_tree(services) if mode == "orchestrated" else simple_tree(services)
+    trees = {"orchestrated": orchestrated_tree, "simple": simple_tree}
+    if mode not in trees:
+        raise ValueError(f"unknown mode {mode!r}: orchestrated or simple")
+    root = trees[mode](services)
     for agent in walk(root):
         skip_done.attach(agent)   # a resumed run skips what its session records as done
         if agent.name == plan_gate.GATED:
