@@ -23,7 +23,6 @@ from agentic_ds.workflow.prompting import ContextBuilder, PromptProviders
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import GiveUp, StructuredAgent
 
-__all__ = ["ContextBuilder", "llm_agent", "loop_agent", "turn_call_limit"]
 C = TypeVar("C")
 
 

@@ -13,9 +13,9 @@ from agentic_ds.agent_table import Mode
 from agentic_ds.runs import safe_files
 from agentic_ds.schema import StageRecord, criteria_in, stages_in
 from agentic_ds.state import SessionState
-from agentic_ds.workflow.agents import ContextBuilder, llm_agent
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
-from agentic_ds.workflow.prompting import PromptContext
+from agentic_ds.workflow.prompting import ContextBuilder, PromptContext
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.verdicts import decide_when_explicit, explicit_verdict
 
