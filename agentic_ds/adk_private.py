@@ -30,7 +30,9 @@ ADK's own mechanisms weighed against these (issue 24), and kept out where they f
   budget with the prompt size the agent's *previous* call reported, so the call after a large tool result goes out
   over budget; it compacts the whole session rather than the branch the agent is sent; and its summary is authored
   `user`, which an `include_contents="none"` agent takes for the start of its turn (dropping the events kept
-  verbatim). `bench/context_adk.py` runs both on one scenario (BENCHMARKS.md, "context_adk"). So the config goes
+  verbatim). `bench/context_adk.py` runs both on one scenario (BENCHMARKS.md, "context_adk"): with a 6,000-token
+  budget the guard kept every one of 281 calls within it (max 5,993) and all 20 planted facts; ADK's own trigger
+  sent 145 calls over it (max 8,220) and kept 10 of the 20 facts. So the config goes
   to `context/compaction_guard.py`, which measures the request about to be sent, and the App gets none; the guard
   needs `content_history`, `in_branch` and `events_to_compact` above.
 - Context caching, `App(context_cache_config=...)`: for Gemini it creates explicit server-side caches (billed
