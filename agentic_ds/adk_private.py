@@ -24,6 +24,27 @@ because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhe
   agent's contents; `context/per_call.py` leaves those out (every agent's prompt already says what it needs).
 - `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
 
+ADK's own mechanisms weighed against these (issue 24), and kept out where they fall short:
+
+- Compaction, `App(events_compaction_config=...)`: ADK 2.13's trigger (`CompactionRequestProcessor`) compares the
+  budget with the prompt size the agent's *previous* call reported, so the call after a large tool result goes out
+  over budget; it compacts the whole session rather than the branch the agent is sent; and its summary is authored
+  `user`, which an `include_contents="none"` agent takes for the start of its turn (dropping the events kept
+  verbatim). `bench/context_adk.py` runs both on one scenario (BENCHMARKS.md, "context_adk"): with a 6,000-token
+  budget the guard kept every one of 281 calls within it (max 5,993) and all 20 planted facts; ADK's own trigger
+  sent 145 calls over it (max 8,220) and kept 10 of the 20 facts. So the config goes
+  to `context/compaction_guard.py`, which measures the request about to be sent, and the App gets none; the guard
+  needs `content_history`, `in_branch` and `events_to_compact` above.
+- Context caching, `App(context_cache_config=...)`: for Gemini it creates explicit server-side caches (billed
+  storage, extra API calls) and for every LiteLLM model it adds `cache_control` injection points. Providers other
+  than Anthropic cache a common prefix on their own, so `context/cache_markers.py` gives the two markers to Claude
+  models only, through LiteLlm's public constructor arguments: no private name is involved either way.
+- Agent Skills: adopted for loading. `skills/spec.py` reads each skill with `google.adk.skills.load_skill_from_dir`
+  (front matter validated as ADK's `Frontmatter`, our `templates` kept as its extra field). ADK's `SkillToolset`
+  is not used to offer them: its `list_skills` takes no query (ours ranks skills by relevance to the stage), its
+  `load_skill` does not show our code templates and their parameters, and it records activated skills in session
+  state, which would change every recorded request the cassettes replay.
+
 Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
 (`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
 path: the ones that would run an agent inside the server (`/run`, `/run_sse`, `/run_live`: a run here is its own

@@ -1,13 +1,11 @@
-"""The table of agents: every agent of both trees, each fact about it written once.
+"""The table of agents: what each agent of both trees is, each fact about it written once.
 
-Derived from it: the trees (`workflow/tree.py` places each agent under its parent, in table order), each LLM
-agent's model, prompt, tools, output schema and output key (`workflow/agents.py`), the run's model per agent
-(`workflow/assembly.py`), the progress display's tree and which authors speak in status lines
-(`cli/progress.py`, `runs/events_log.py`), the loop rounds shown as iterations, and the offline model's dispatch
-(by `role`). Adding an agent is one entry here, its prompt in `prompts/`, and its builder in `workflow/tree.py`;
-`tests/test_agent_table.py` checks the three agree.
-
-Names are fixed: they are the authors in events.jsonl and the keys of run.json's `agents`.
+Where each agent sits is written out in `workflow/tree.py`; its name is in `agent_names.py`. Read from this table:
+each LLM agent's model, prompt, tools, output schema and output key (`workflow/agents.py`), the run's model per
+agent (`workflow/assembly.py`), which authors speak in status lines (`cli/progress.py`, `runs/events_log.py`), the
+loop rounds shown as iterations, and the offline model's dispatch (by `role`). Adding an agent is one entry here,
+its name, its prompt in `prompts/`, its builder, and its line in `workflow/tree.py`; `tests/test_agent_table.py`
+checks they agree.
 """
 
 from __future__ import annotations
@@ -19,11 +17,11 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 
 Mode = Literal["orchestrated", "simple"]
 MODES: tuple[Mode, ...] = ("orchestrated", "simple")
-ROOT = "agentic_ds"
 
 
 class Tools(StrEnum):
@@ -60,7 +58,6 @@ class Agent:
 
     name: str
     role: str                               # the job; agents doing the same job share it (one offline answer)
-    parent: Mapping[Mode, str | None]       # its parent in each tree it is in (None: it is the root)
     shows: Shows = Shows.STATUS
     model_role: str | None = None           # the configured model it calls (`models.<role>`); None: no LLM
     prompt: str | Mapping[Mode, str] | None = None   # template in prompts/, per mode when it differs
@@ -70,60 +67,55 @@ class Agent:
     loop: Loop | None = None
     after_budget: bool = False              # still runs once a budget is spent (to report honestly)
 
-    @property
-    def modes(self) -> tuple[Mode, ...]:
-        return tuple(mode for mode in MODES if mode in self.parent)
-
     def prompt_for(self, mode: Mode) -> str:
         if self.prompt is None:
             raise ValueError(f"{self.name} has no prompt")
         return self.prompt if isinstance(self.prompt, str) else self.prompt[mode]
 
 
-BOTH: Mapping[Mode, str | None] = {"orchestrated": ROOT, "simple": ROOT}
 TEXT, READ_ONLY = Shows.TEXT, Tools.READ_ONLY
 
-# Table order is the order of siblings in each tree.
+# In the order of the orchestrated tree, then simple mode's own.
 AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
-    Agent(ROOT, "sequence", parent={"orchestrated": None, "simple": None}),
-    Agent("file_analyzer", "file_analyzer", parent=BOTH),
-    Agent("task_reader", "task_reader", parent=BOTH, shows=TEXT, model_role="planner", prompt="task_reader",
+    Agent(A.ROOT, "sequence"),
+    Agent(A.FILE_ANALYZER, "file_analyzer"),
+    Agent(A.TASK_READER, "task_reader", shows=TEXT, model_role="planner", prompt="task_reader",
           output_schema=S.TaskReading, output_key=S.TASK_READING),
-    Agent("planning_loop", "loop", parent={"orchestrated": ROOT},
+    Agent(A.PLANNING_LOOP, "loop",
           loop=Loop(decision_key=S.PLAN_DECISION, round_key=S.PLAN_ROUND, iterations="plan_iterations")),
-    Agent("plan_maker", "plan_maker", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+    Agent(A.PLAN_MAKER, "plan_maker", shows=TEXT,
           model_role="planner", prompt="plan_maker", tools=READ_ONLY, output_key=S.PLAN_TEXT),
-    Agent("plan_reviewer", "plan_reviewer", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+    Agent(A.PLAN_REVIEWER, "plan_reviewer", shows=TEXT,
           model_role="reviewer", prompt="plan_reviewer", tools=READ_ONLY, output_key=S.PLAN_REVIEW),
-    Agent("plan_confirmation", "confirmation", parent={"orchestrated": "planning_loop"}, shows=TEXT,
+    Agent(A.PLAN_CONFIRMATION, "confirmation", shows=TEXT,
           model_role="reviewer", prompt="confirmation", output_schema=S.Decision, output_key=S.PLAN_DECISION),
-    Agent("plan_parser", "plan_parser", parent={"orchestrated": ROOT}, shows=TEXT,
+    Agent(A.PLAN_PARSER, "plan_parser", shows=TEXT,
           model_role="planner", prompt="plan_parser", output_schema=S.ParsedPlan, output_key=S.PARSED_PLAN),
-    Agent("stage_orchestrator", "orchestrator", parent={"orchestrated": ROOT}),
-    Agent("implementation_loop", "loop", parent={"orchestrated": "stage_orchestrator"},
+    Agent(A.STAGE_ORCHESTRATOR, "orchestrator"),
+    Agent(A.IMPLEMENTATION_LOOP, "loop",
           loop=Loop(decision_key=S.IMPL_DECISION, round_key=S.STAGE_ATTEMPT, iterations="impl_iterations")),
-    Agent("coding_agent", "coder", parent={"orchestrated": "implementation_loop", "simple": "simple_loop"},
+    Agent(A.CODING_AGENT, "coder",
           shows=TEXT, model_role="coder", prompt={"orchestrated": "coding_agent", "simple": "simple_coder"},
           tools=Tools.CODER, output_key=S.IMPL_SUMMARY),
-    Agent("code_reviewer", "code_reviewer", parent={"orchestrated": "implementation_loop"}, shows=TEXT,
+    Agent(A.CODE_REVIEWER, "code_reviewer", shows=TEXT,
           model_role="reviewer", prompt="code_reviewer", tools=READ_ONLY, output_key=S.CODE_REVIEW),
-    Agent("impl_confirmation", "confirmation", parent={"orchestrated": "implementation_loop"}, shows=TEXT,
+    Agent(A.IMPL_CONFIRMATION, "confirmation", shows=TEXT,
           model_role="reviewer", prompt="confirmation", output_schema=S.Decision, output_key=S.IMPL_DECISION),
-    Agent("criteria_checker", "criteria_checker", parent={"orchestrated": "stage_orchestrator"}, shows=TEXT,
+    Agent(A.CRITERIA_CHECKER, "criteria_checker", shows=TEXT,
           model_role="reviewer", prompt="criteria_checker", tools=READ_ONLY, output_schema=S.CriteriaUpdate,
           output_key=S.CRITERIA_UPDATE),
-    Agent("stage_reflector", "stage_reflector", parent={"orchestrated": "stage_orchestrator"}, shows=TEXT,
+    Agent(A.STAGE_REFLECTOR, "stage_reflector", shows=TEXT,
           model_role="planner", prompt="stage_reflector", tools=READ_ONLY, output_schema=S.Reflection,
           output_key=S.REFLECTION),
-    Agent("simple_loop", "loop", parent={"simple": ROOT},
+    Agent(A.SIMPLE_LOOP, "loop",
           loop=Loop(decision_key=S.ANSWER_CHECK, round_key=S.SIMPLE_ATTEMPT, iterations="simple_attempts")),
-    Agent("answer_validator", "answer_validator", parent={"simple": "simple_loop", "orchestrated": ROOT}, shows=TEXT,
+    Agent(A.ANSWER_VALIDATOR, "answer_validator", shows=TEXT,
           model_role="reviewer", prompt="answer_validator", tools=READ_ONLY, output_schema=S.ValidatedAnswer,
           output_key=S.ANSWER_CLAIM),
-    Agent("judge", "judge", parent={"simple": "simple_loop", "orchestrated": ROOT}, shows=TEXT, model_role="judge",
+    Agent(A.JUDGE, "judge", shows=TEXT, model_role="judge",
           prompt="judge", output_schema=S.JudgeVerdict, output_key=S.JUDGE_REPLY),
-    Agent("evidence_check", "status", parent=BOTH),
-    Agent("summary_agent", "summarizer", parent=BOTH, shows=TEXT, model_role="summarizer",
+    Agent(A.EVIDENCE_CHECK, "status"),
+    Agent(A.SUMMARY_AGENT, "summarizer", shows=TEXT, model_role="summarizer",
           prompt={"orchestrated": "summary_agent", "simple": "simple_summary"}, tools=Tools.FILES,
           output_key=S.REPORT_TEXT, after_budget=True),
 )}
@@ -131,16 +123,6 @@ AGENTS: dict[str, Agent] = {entry.name: entry for entry in (
 
 def agent(name: str) -> Agent:
     return AGENTS[name]
-
-
-def children(name: str, mode: Mode) -> list[str]:
-    """The agents directly under `name` in `mode`'s tree, in order."""
-    return [a.name for a in AGENTS.values() if mode in a.parent and a.parent[mode] == name]
-
-
-def parents(mode: Mode) -> dict[str, str]:
-    """Each agent of `mode`'s tree (the root excepted) -> its parent."""
-    return {a.name: parent for a in AGENTS.values() if (parent := a.parent.get(mode)) is not None}
 
 
 def llm_agents() -> dict[str, str]:
@@ -160,7 +142,8 @@ def round_keys() -> tuple[str, ...]:
 
 def prompts() -> set[str]:
     """Every prompt template the agents use."""
-    return {a.prompt_for(mode) for a in AGENTS.values() if a.prompt is not None for mode in a.modes}
+    return {prompt for a in AGENTS.values() if a.prompt is not None
+            for prompt in ([a.prompt] if isinstance(a.prompt, str) else a.prompt.values())}
 
 
 def role_of(name: str) -> str | None:

@@ -1,5 +1,5 @@
 """`adk web` loads agentic-ds: `agentic_ds/agent.py` is what ADK's own loader finds, importing it creates nothing,
-and the App it builds is the real one (the tree the table of agents draws, the run's plugins), whose first
+and the App it builds is the real one (the tree the design draws, the run's plugins), whose first
 message becomes the task."""
 
 from __future__ import annotations
@@ -11,19 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from agentic_ds.agent_table import ROOT, parents
+from agentic_ds.agent_names import ROOT
+from tests.tree_shapes import SHAPES, shape_of
 
 REPO = Path(__file__).resolve().parents[1]
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
-
-
-def _tree(agent, parent=None, into=None):
-    into = {} if into is None else into
-    if parent is not None:
-        into[agent.name] = parent
-    for sub in agent.sub_agents:
-        _tree(sub, agent.name, into)
-    return into
 
 
 def test_importing_the_module_builds_nothing(tmp_path):
@@ -50,7 +42,7 @@ def test_adks_loader_finds_the_real_app(tmp_path, monkeypatch, mode):
         assert isinstance(loaded, App) and loaded is module.app and loaded.root_agent is module.root_agent
         assert AgentLoader(str(REPO / "agentic_ds")).load_agent(ROOT) is loaded   # `adk web <the package>`
         assert loaded.name == ROOT and loaded.root_agent.name == ROOT
-        assert _tree(loaded.root_agent) == parents(mode)   # every agent, under the parent the table says
+        assert shape_of(loaded.root_agent) == SHAPES[mode]   # every agent, where the design places it
         assert {p.name for p in loaded.plugins} >= {"budget_guard", "loop_guard"}
         [run_dir] = (tmp_path / "workdirs").iterdir()
         assert "adk-web" in run_dir.name and (run_dir / "inputs" / "sales.csv").read_text() == CSV

@@ -15,6 +15,7 @@ from agentic_ds.cli.progress import (
     display_path,
     make_renderer,
 )
+from tests.tree_shapes import ORCHESTRATED, SIMPLE, parents_of
 
 
 class FakeTty(io.StringIO):
@@ -48,6 +49,7 @@ def test_status_events_never_look_like_the_final_status_line():
 def test_live_panel_shows_tree_active_agent_stage_iteration_and_tokens():
     out = FakeTty()
     renderer = LiveRenderer(out)
+    renderer.tree(parents_of(ORCHESTRATED))
     renderer.on_event(
         {"kind": "text", "author": "plan_maker", "text": "plan", "usage": {"input_tokens": 1000, "output_tokens": 50}}
     )
@@ -75,7 +77,8 @@ def test_live_panel_shows_tree_active_agent_stage_iteration_and_tokens():
 
 
 def test_live_panel_draws_the_simple_tree():
-    renderer = LiveRenderer(FakeTty(), mode="simple")
+    renderer = LiveRenderer(FakeTty())
+    renderer.tree(parents_of(SIMPLE))
     renderer.on_event({"kind": "text", "author": "answer_validator", "text": "ok"})
     renderer.close()
     snapshot = Console(file=io.StringIO(), width=100, color_system=None)

@@ -40,7 +40,7 @@ def workflow(monkeypatch):
         def outcome(self, status: str = "completed", reason: str = "", raises: BaseException | None = None):
             self.status, self.reason, self.raises = status, reason, raises
 
-        async def execute_run(self, request, *, on_event=None, llm_overrides=None, stop=None):
+        async def execute_run(self, request, *, on_event=None, on_tree=None, llm_overrides=None, stop=None):
             self.requests.append(request)
             for event in self.events:
                 on_event(event)

@@ -70,11 +70,12 @@ def test_front_matter_is_parsed_with_params_defaults_and_body(tmp_path):
 @pytest.mark.parametrize(
     ("front", "problem"),
     [
-        (None, "no YAML front matter"),
-        ("name: demo", "non-empty 'description'"),
-        ("name: other\ndescription: d", "differs from its folder name"),
+        (None, "must start with YAML frontmatter"),   # ADK's loader's words (google.adk.skills)
+        ("name: demo", "description: Field required"),
+        ("name: other\ndescription: d", "does not match directory name"),
+        ("name: Demo Skill\ndescription: d", "kebab-case"),
         ("name: demo\ndescription: d\ntemplates:\n  - name: absent\n    params: {}", "does not exist"),
-        ("name: demo\ndescription: [unclosed", "not valid YAML"),
+        ("name: demo\ndescription: [unclosed", "Invalid YAML"),
         ("name: demo\ndescription: d\ntemplates:\n  - name: t\n    params: {a: x}\n    defaults: {b: 1}", "undeclared"),
     ],
 )

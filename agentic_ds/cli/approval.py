@@ -74,7 +74,7 @@ def drive_with_approval(request: RunRequest, code: int, options: Any, stop: Stop
             if decision is None:
                 return code
             request = continued(request, decision)
-            renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=request.mode)  # type: ignore[arg-type]
+            renderer = make_renderer(quiet=options.quiet, as_json=options.as_json)
             code = drive(request, renderer, stop, debug=options.debug)
         finally:
             lock.release()

@@ -90,7 +90,7 @@ def _answer(options: AskOptions, root: Path, parent: RunRecord, workspace: Works
         models = resumed_models(parent, settings)
         check_sandbox(settings.sandbox.mode, models.choices["coder"])
         check_bundled()
-        renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode="simple")
+        renderer = make_renderer(quiet=options.quiet, as_json=options.as_json)
         renderer.models(models, unpriced_models(models, settings))
         request = request_for(root, parent, workspace, record, settings, models)
         renderer.run_started(request.workspace.root, [request.workspace.rel(p) for p in

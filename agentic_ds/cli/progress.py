@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from agentic_ds.agent_table import ROOT, Mode, parents
+from agentic_ds.agent_names import ROOT
 
 if TYPE_CHECKING:
     from agentic_ds.config.models import RoleModels
@@ -76,6 +76,9 @@ class PlainRenderer:
     def run_started(self, run_dir: Path, inputs: list[str]) -> None:
         shown = ", ".join(inputs[:5]) + (f" and {len(inputs) - 5} more" if len(inputs) > 5 else "")
         self.line(f"run directory: {display_path(run_dir)} (inputs: {shown or 'none'})")
+
+    def tree(self, parents: dict[str, str]) -> None:
+        """The run's agent tree, once built (each agent -> its parent): only the live panel draws it."""
 
     def on_event(self, event: dict[str, Any]) -> None:
         text = self.format_event(event)
@@ -170,13 +173,13 @@ class LiveRenderer(PlainRenderer):
     """A live panel on a terminal: the agent tree with the active agent, stage i of n, review
     iteration, tokens so far; event lines scroll above it."""
 
-    def __init__(self, out: IO[str] | None = None, mode: Mode = "orchestrated") -> None:
+    def __init__(self, out: IO[str] | None = None) -> None:
         super().__init__(out)
         from rich.console import Console
         from rich.live import Live
 
         self.console = Console(file=self.out, highlight=False)
-        self.parents = parents(mode)  # the tree as the table of agents places it; unknown authors hang off the root
+        self.parents: dict[str, str] = {}   # the run's tree, once built (`tree`); unknown authors hang off the root
         self.seen: list[str] = []
         self.active: str | None = None
         self.stage: dict[str, Any] | None = None
@@ -190,6 +193,9 @@ class LiveRenderer(PlainRenderer):
 
     def line(self, text: str) -> None:
         self.console.print(text, markup=False, soft_wrap=True)
+
+    def tree(self, parents: dict[str, str]) -> None:
+        self.parents = dict(parents)
 
     def on_event(self, event: dict[str, Any]) -> None:
         author = event.get("author")
@@ -246,7 +252,7 @@ class LiveRenderer(PlainRenderer):
 
 
 def make_renderer(
-    *, quiet: bool, as_json: bool, out: IO[str] | None = None, mode: Mode = "orchestrated"
+    *, quiet: bool, as_json: bool, out: IO[str] | None = None
 ) -> PlainRenderer:
     """JSON beats quiet; otherwise live on a terminal and plain lines elsewhere (CI, pipes)."""
     stream = out or sys.stdout
@@ -255,5 +261,5 @@ def make_renderer(
     if quiet:
         return QuietRenderer(stream)
     if stream.isatty() and os.environ.get("TERM") != "dumb" and not os.environ.get("CI"):
-        return LiveRenderer(stream, mode=mode)
+        return LiveRenderer(stream)
     return PlainRenderer(stream)

@@ -86,7 +86,7 @@ def _resume(options: ResumeOptions, stop: StopSignals) -> int:
         check_bundled()
         unpriced = unpriced_models(models, settings)
         mode = record.mode
-        renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=mode)  # type: ignore[arg-type]
+        renderer = make_renderer(quiet=options.quiet, as_json=options.as_json)
         renderer.models(models, unpriced)
         workspace = Workspace(root)
         renderer.run_started(workspace.root, record.inputs)

@@ -107,7 +107,7 @@ def _run(options: RunOptions, stop: StopSignals) -> int:
 
     interactive_now = interactive(options.as_json) and options.task != "-"   # stdin gave the task: no prompts
     checked = check_run(options, read_task(options.task))
-    renderer = make_renderer(quiet=options.quiet, as_json=options.as_json, mode=options.mode)
+    renderer = make_renderer(quiet=options.quiet, as_json=options.as_json)
     renderer.models(checked.models, checked.unpriced)
     workspace, inputs = create_run(checked)
     renderer.run_started(workspace.root, inputs)
@@ -213,7 +213,7 @@ async def _watched(request: RunRequest, renderer: Any, stop: StopSignals) -> Any
     from agentic_ds.workflow import runner
 
     with stop.watching():
-        return await runner.execute_run(request, on_event=renderer.on_event, stop=stop)
+        return await runner.execute_run(request, on_event=renderer.on_event, on_tree=renderer.tree, stop=stop)
 
 
 def interrupted_reason(stop: StopSignals, workspace: Workspace) -> str:

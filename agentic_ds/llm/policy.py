@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
+from agentic_ds.agent_names import ROOT
 from agentic_ds.llm.capabilities import Capabilities, CapabilityState
 from agentic_ds.llm.faults import CallFault, ModelCallFailed, classify
 from agentic_ds.schema import CallFailure, CallsSummary, ModelCallsSummary
@@ -83,7 +84,7 @@ class CallMonitor:
 
     def notice(self, kind: str, text: str, author: str | None) -> None:
         if self.on_notice is not None:
-            self.on_notice(kind, text, author or "agentic_ds")
+            self.on_notice(kind, text, author or ROOT)
 
     def stepped_down(self, model: str, what: str, agent: str | None) -> None:
         self._model(model).step_downs.append(what)

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from agentic_ds import state as S
-from agentic_ds.agent_table import ROOT, round_keys, status_authors
+from agentic_ds.agent_names import ROOT
+from agentic_ds.agent_table import round_keys, status_authors
 from agentic_ds.runs.safe_files import open_append, open_read
 from agentic_ds.schema import StageRecord, read_records
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentic_ds.agent_table import ROOT
+from agentic_ds.agent_names import ROOT
 from agentic_ds.runs import safe_files
 from agentic_ds.server.shapes import LiveOut, TextOut, ToolCallOut, ToolResultOut
 

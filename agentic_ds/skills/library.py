@@ -1,6 +1,7 @@
 """The bundled skills library: discover `skills/<name>/SKILL.md`, look skills up, rank and render them.
 
-A skill folder holds `SKILL.md` (YAML front matter + a Markdown body of guidance, see `spec.py`), and optionally
+A skill folder holds `SKILL.md` (YAML front matter + a Markdown body of guidance, read by ADK's Agent Skills
+loader, see `spec.py`), and optionally
 `templates/*.py.j2` (Python code templates bound to real columns by `render`) and `scripts/`.
 Folders whose name starts with `_` or `.` (e.g. `_shared/`, the snippets templates include) are not skills.
 """
@@ -50,10 +51,7 @@ class SkillLibrary:
         for skill_file in sorted(root.glob(f"*/{SKILL_FILE}")):
             if skill_file.parent.name.startswith(("_", ".")):
                 continue
-            skill = parse_skill_file(skill_file)
-            if skill.name != skill_file.parent.name:
-                raise ConfigError(f"{skill_file}: name {skill.name!r} differs from its folder name")
-            skills.append(skill)
+            skills.append(parse_skill_file(skill_file))   # ADK's loader checks the name is the folder's
         return cls(root, skills)
 
     def names(self) -> list[str]:

@@ -1,6 +1,6 @@
-"""What a skill is: `Skill` and its `TemplateSpec`s, parsed from a `SKILL.md`'s front matter.
-
-Front matter:
+"""What a skill is: `Skill` and its `TemplateSpec`s, read from a skill folder by ADK's own Agent Skills loader
+(`google.adk.skills.load_skill_from_dir`: the `SKILL.md` front matter validated as ADK's `Frontmatter`, the name
+matching its folder). Our one addition to the standard front matter is `templates` (kept by ADK as an extra field):
 
     name: group-comparisons
     description: One paragraph saying when to use the skill.
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from pydantic import ValidationError
 
 from agentic_ds.errors import ConfigError, UsageError
 
@@ -81,37 +81,27 @@ class Skill:
 
 
 def parse_skill_file(path: Path) -> Skill:
-    """Parse one `SKILL.md`; a malformed file raises `ConfigError` naming the file and the problem."""
-    text = path.read_text(encoding="utf-8")
-    meta, body = _split_front_matter(text, path)
-    for key in ("name", "description"):
-        if not isinstance(meta.get(key), str) or not meta[key].strip():
-            raise ConfigError(f"{path}: front matter needs a non-empty {key!r}", hint="see skills/README.md")
+    """Read the skill whose `SKILL.md` is `path` (ADK's loader); a malformed one raises `ConfigError` naming the file
+    and the problem."""
+    from google.adk.skills import load_skill_from_dir
+
+    try:
+        loaded = load_skill_from_dir(path.parent)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'front matter'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"{path}: front matter is not valid: {problems}", hint="see skills/README.md") from exc
+    except (ValueError, OSError) as exc:
+        raise ConfigError(f"{path}: {exc}", hint="see skills/README.md") from exc
+    meta = loaded.frontmatter
     templates_dir = path.parent / "templates"
-    specs = [_template_spec(entry, templates_dir, path) for entry in meta.get("templates") or []]
+    specs = [_template_spec(entry, templates_dir, path) for entry in (meta.model_extra or {}).get("templates") or []]
     return Skill(
-        name=meta["name"].strip(),
-        description=" ".join(meta["description"].split()),
-        body=body.strip() + "\n",
+        name=meta.name,
+        description=" ".join(meta.description.split()),
+        body=loaded.instructions.strip() + "\n",
         path=path.parent,
         templates=specs,
     )
-
-
-def _split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        raise ConfigError(f"{path}: no YAML front matter", hint="start SKILL.md with a line '---'")
-    for index, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            try:
-                meta = yaml.safe_load("".join(lines[1:index])) or {}
-            except yaml.YAMLError as exc:
-                raise ConfigError(f"{path}: front matter is not valid YAML: {exc}") from exc
-            if not isinstance(meta, dict):
-                raise ConfigError(f"{path}: front matter must be a mapping")
-            return meta, "".join(lines[index + 1 :])
-    raise ConfigError(f"{path}: front matter is not closed", hint="end it with a line '---'")
 
 
 def _template_spec(entry: Any, templates_dir: Path, skill_file: Path) -> TemplateSpec:

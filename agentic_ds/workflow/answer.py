@@ -10,13 +10,14 @@ summary_agent. The status stands on the last answer given, as code and judge lef
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Mapping
-from typing import Any
+from collections.abc import AsyncGenerator
 
 from google.adk.agents import BaseAgent, InvocationContext, LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.adk.events import Event
 from typing_extensions import override
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.evidence import status as evidence_status
@@ -34,16 +35,19 @@ from agentic_ds.schema import (
     stages_in,
     stages_out,
 )
+from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workflow.loops import status_event
+from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
+from agentic_ds.workspace import Workspace
 
 SIMPLE_STAGE_TITLE = "Answer the task"
 
 
 def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         base = {"task": state.get(S.TASK, ""), "mode": mode, "asks": typed_asks(state),
                 "files": list_produced(services.workspace), "profile": services.profile()}
         if mode == "simple":
@@ -52,14 +56,14 @@ def build_answer_validator(services: RunServices, mode: Mode) -> LlmAgent:
         return {**base, "execution": {}, "summary": "", "stages": stages_in(state.get(S.STAGES)),
                 "criteria": criteria_in(state.get(S.CRITERIA))}
 
-    def keep(callback_context: Any) -> None:
-        state = callback_context.state
+    def keep(callback_context: CallbackContext) -> None:
+        state = typed(callback_context.state)
         state[S.ANSWER_CLAIMS] = [*(state.get(S.ANSWER_CLAIMS) or []), state.get(S.ANSWER_CLAIM)]
 
-    return llm_agent(services, "answer_validator", mode, context, after_agent_callback=keep)
+    return llm_agent(services, A.ANSWER_VALIDATOR, mode, context, after_agent_callback=keep)
 
 
-def answer_check(state: Mapping[str, Any]) -> AnswerCheck | None:
+def answer_check(state: SessionState) -> AnswerCheck | None:
     """The last answer's check as the judge left it; None when no answer was judged."""
     raw = state.get(S.ANSWER_CHECK)
     if not isinstance(raw, dict):
@@ -70,7 +74,7 @@ def answer_check(state: Mapping[str, Any]) -> AnswerCheck | None:
         return None
 
 
-def run_facts(state: Mapping[str, Any], mode: str) -> evidence_status.RunFacts:
+def run_facts(state: SessionState, mode: str) -> evidence_status.RunFacts:
     """What the status rests on, as the session state holds it."""
     stop = state.get(S.STOP)
     ceiling = None
@@ -85,7 +89,7 @@ def run_facts(state: Mapping[str, Any], mode: str) -> evidence_status.RunFacts:
     )
 
 
-def decided(state: Mapping[str, Any], mode: str) -> tuple[evidence_status.Verdict, FinalAnswer | None]:
+def decided(state: SessionState, mode: str) -> tuple[evidence_status.Verdict, FinalAnswer | None]:
     """The run's verdict, and its final answer with the verdict's confidence."""
     verdict = evidence_status.decide(run_facts(state, mode))
     return verdict, evidence_status.apply(read_model(FinalAnswer, state.get(S.FINAL_ANSWER)), verdict)
@@ -94,13 +98,13 @@ def decided(state: Mapping[str, Any], mode: str) -> tuple[evidence_status.Verdic
 class EvidenceCheck(BaseAgent):
     """Sets the run's status (`evidence/status.py`) from the facts and the judge's verdict."""
 
-    mode: str = "simple"
-    services: Any = None  # RunServices (kept loose: pydantic cannot validate it)
+    mode: Mode = "simple"
+    services: RunServices
 
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
-        state = ctx.session.state
-        delta: dict[str, Any] = {}
+        state = typed(ctx.session.state)
+        delta: SessionState = {}
         if self.mode == "simple":
             stage = _simple_stage(state, answer_check(state), self.services)
             delta[S.STAGES] = stages_out([stage])
@@ -112,7 +116,7 @@ class EvidenceCheck(BaseAgent):
         yield status_event(ctx, self.name, f"status: {verdict.status} - {verdict.reason}", **delta)
 
 
-def _simple_stage(state: Mapping[str, Any], check: AnswerCheck | None, services: Any) -> StageRecord:
+def _simple_stage(state: SessionState, check: AnswerCheck | None, services: RunServices) -> StageRecord:
     """Simple mode's one stage, as the report shows it: its attempts and whether its answer stood."""
     attempts = int(state.get(S.SIMPLE_ATTEMPT) or 0)
     passed = check is not None and check.exit
@@ -122,7 +126,7 @@ def _simple_stage(state: Mapping[str, Any], check: AnswerCheck | None, services:
                        dir=_stage_dir(services))
 
 
-def _write_result(workspace: Any, stage: StageRecord, check: AnswerCheck | None) -> None:
+def _write_result(workspace: Workspace, stage: StageRecord, check: AnswerCheck | None) -> None:
     """The stage's result.json, as orchestrated mode writes one per stage."""
     decision = {"exit": bool(check and check.exit), "reason": check.reason if check else "no answer was validated"}
     result = StageResult(**stage.model_dump(include={"id", "title", "status", "attempts", "summary", "review"}),
@@ -131,9 +135,7 @@ def _write_result(workspace: Any, stage: StageRecord, check: AnswerCheck | None)
                           root=workspace.root)
 
 
-def _stage_dir(services: Any) -> str:
+def _stage_dir(services: RunServices) -> str:
     """Where simple mode's cells were recorded (the code runner's first stage), when any ran."""
-    if services is None:
-        return ""
     folder = services.workspace.stage_dir(0, "analysis")
     return services.workspace.rel(folder) if folder.is_dir() else ""

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentic_ds.runs.safe_files import shown, walk
 from agentic_ds.workspace import Workspace
 
 _LISTED = ("outputs", "figures")
 
 
-def list_produced(workspace: Workspace, limit: int = 60) -> list[dict[str, Any]]:
+def list_produced(workspace: Workspace, limit: int = 60) -> list[dict[str, str | int | None]]:
     """The analysis files produced so far; a link the code planted is named with why it is not read, never
     followed. Past `limit`, one entry says how many more there are."""
-    found: list[dict[str, Any]] = []
+    found: list[dict[str, str | int | None]] = []
     for folder in _LISTED:
         try:
             entries = walk(workspace.root / folder, root=workspace.root)

@@ -2,48 +2,69 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from google.adk.agents import RunConfig
 
 from agentic_ds.adk_private import ResolvedTelemetry
-from agentic_ds.agent_table import AGENTS, ROOT, llm_agents
+from agentic_ds.agent_names import CODING_AGENT, ROOT
+from agentic_ds.agent_table import AGENTS, llm_agents
+from agentic_ds.state import typed
+from agentic_ds.workflow.prompting import ContextBuilder
 from agentic_ds.workflow.services import CoderFactory, RunServices
+
+if TYPE_CHECKING:
+    from google.adk.agents import BaseAgent
+    from google.adk.apps.app import App
+    from google.adk.models import BaseLlm
+    from google.adk.tools import BaseTool
+
+    from agentic_ds.config.models import ModelChoice
+    from agentic_ds.config.settings import Settings
+    from agentic_ds.context.budgets import BudgetGuard
+    from agentic_ds.context.compaction_guard import CompactionGuard
+    from agentic_ds.context.loop_guard import LoopGuard
+    from agentic_ds.llm.policy import CallMonitor
+    from agentic_ds.runs.ledger import UsageLedger
+    from agentic_ds.runs.usage import UsagePlugin
+    from agentic_ds.tools.toolset import ToolSet
+    from agentic_ds.workflow.runner import RunRequest
+    from agentic_ds.workspace import Workspace
+
+ContextCounts = dict[str, int | float | None]   # run.json's `context`: the prompt budget, compactions, loop responses
 
 
 @dataclass
 class Assembled:
-    app: Any
+    app: App
+    root: BaseAgent                      # the app's root agent, the tree `workflow/tree.py` writes out
     run_config: RunConfig
     services: RunServices
-    usage: Any
+    usage: UsagePlugin
+    toolset: ToolSet
+    budget: BudgetGuard
+    loops: LoopGuard
+    calls: CallMonitor
+    compaction_guard: CompactionGuard | None = None
     warning: str | None = None
-    guards: list[Any] = field(default_factory=list)
-    toolset: Any = None
-    budget: Any = None
-    compaction_guard: Any = None
-    calls: Any = None                    # agentic_ds.llm.policy.CallMonitor
 
-    def context_json(self) -> dict[str, Any]:
+    def context_json(self) -> ContextCounts:
         """How the run stayed inside its context: the prompt budget and what compaction and the loop guard did."""
-        out: dict[str, Any] = {}
+        out: ContextCounts = {}
         guard = self.compaction_guard
-        if guard is not None:
+        if guard is not None and guard.config is not None:
             out.update(
                 budget_tokens=guard.config.token_threshold,
                 max_prompt_tokens=guard.max_prompt_tokens,
                 compactions=guard.compactions,
                 over_budget_calls=guard.over_budget_calls,
             )
-        for loops in (g for g in self.guards if g.name == "loop_guard"):
-            out.update(loop_divergences=loops.divergences, loop_stops=loops.stops)
+        out.update(loop_divergences=self.loops.divergences, loop_stops=self.loops.stops)
         return out
 
     def extra_warnings(self) -> list[str]:
-        out: list[str] = []
-        for guard in self.guards:
-            out.extend(getattr(guard, "warnings", []) or [])
+        out: list[str] = list(self.loops.warnings)
         out.extend(self.services.code_runner.findings)   # links planted by executed code, never followed
         return out
 
@@ -51,13 +72,13 @@ class Assembled:
 class _RoleLlms:
     """Builds each role's model once, on first use, under the run's call policy."""
 
-    def __init__(self, request: Any, calls: Any, reply_cap_chars: int) -> None:
+    def __init__(self, request: RunRequest, calls: CallMonitor, reply_cap_chars: int) -> None:
         self.request = request
         self.calls = calls
         self.reply_cap_chars = reply_cap_chars
-        self.built: dict[str, Any] = {}
+        self.built: dict[str, BaseLlm] = {}
 
-    def get(self, role: str) -> Any:
+    def get(self, role: str) -> BaseLlm:
         from agentic_ds.llm.models import build_managed_llm
 
         if role not in self.built:
@@ -66,7 +87,7 @@ class _RoleLlms:
         return self.built[role]
 
 
-def _prompt_window(request: Any) -> int | None:
+def _prompt_window(request: RunRequest) -> int | None:
     """The smallest context window among the run's chat models (None when none is known)."""
     from agentic_ds.context.tokens import context_window
 
@@ -78,7 +99,7 @@ def _prompt_window(request: Any) -> int | None:
     return min((w for w in windows if w), default=None)
 
 
-def _call_monitor(request: Any) -> tuple[Any, int]:
+def _call_monitor(request: RunRequest) -> tuple[CallMonitor, int]:
     """The run's call policy and counters, and how many characters one model reply may hold."""
     from agentic_ds.context.compaction import prompt_budget
     from agentic_ds.llm.policy import CallMonitor, RetryPolicy
@@ -90,8 +111,8 @@ def _call_monitor(request: Any) -> tuple[Any, int]:
     return CallMonitor(RetryPolicy.from_settings(settings.calls)), reply_cap
 
 
-def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms) -> dict[str, Any]:
-    models: dict[str, Any] = {}
+def _models_for_agents(request: RunRequest, overrides: dict[str, BaseLlm], llms: _RoleLlms) -> dict[str, BaseLlm]:
+    models: dict[str, BaseLlm] = {}
     for agent, role in llm_agents().items():
         if agent in overrides:
             models[agent] = overrides[agent]
@@ -100,8 +121,17 @@ def _models_for_agents(request: Any, overrides: dict[str, Any], llms: _RoleLlms)
     return models
 
 
-def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any], ledger: Any) -> tuple[list[Any], Any]:
-    """Budget, loop and compaction guards, in the order they must run."""
+@dataclass
+class _Guards:
+    budget: BudgetGuard
+    loops: LoopGuard
+    compaction: CompactionGuard | None
+
+
+def _context_plugins(
+    request: RunRequest, llms: _RoleLlms, overrides: dict[str, BaseLlm], ledger: UsageLedger
+) -> _Guards:
+    """Budget, loop and compaction guards."""
     from agentic_ds.context import budgets
     from agentic_ds.context.compaction import build_compaction_config
     from agentic_ds.context.compaction_guard import CompactionGuard
@@ -114,15 +144,12 @@ def _context_plugins(request: Any, llms: _RoleLlms, overrides: dict[str, Any], l
     window = _prompt_window(request)
     compactor = overrides.get("compactor") or llms.get("compactor")
     compaction = build_compaction_config(settings.context, compactor, window, on_usage=ledger.book_summary)
-    plugins: list[Any] = [budget, loops]
-    if compaction is not None:
-        # The guard alone compacts (the App gets no config): ADK's own trigger summarizes the whole session
-        # and authors the summary `user`, which include_contents="none" agents take for their turn's start.
-        plugins.append(CompactionGuard(compaction))
-    return plugins, budget
+    # The guard alone compacts (the App gets no config): ADK's own trigger summarizes the whole session
+    # and authors the summary `user`, which include_contents="none" agents take for their turn's start.
+    return _Guards(budget, loops, CompactionGuard(compaction) if compaction is not None else None)
 
 
-def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
+def assemble(request: RunRequest, overrides: dict[str, BaseLlm]) -> Assembled:
     from google.adk.apps.app import App
 
     from agentic_ds.llm.call_scope import call_scope_plugin
@@ -147,7 +174,7 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     )
     coder_factory = None
     coder_choice = request.models.choices["coder"]
-    if coder_choice.kind == "claude-code" and "coding_agent" not in overrides:
+    if coder_choice.kind == "claude-code" and CODING_AGENT not in overrides:
         coder_factory = _claude_coder_factory(coder_choice, workspace, tools.coder, settings)
     services = RunServices(
         workspace=workspace,
@@ -162,12 +189,11 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     )
     root = build_tree(services, request.mode)
     ledger = UsageLedger(Pricing(settings.model_options))
-    guards, budget = _context_plugins(request, llms, overrides, ledger)
+    guards = _context_plugins(request, llms, overrides, ledger)
     usage = UsagePlugin(ledger)   # first: every guard reads the ledger it books into
     # The per-call part of each prompt goes in before the compaction guard counts and compacts the request.
-    compaction = [g for g in guards if g.name == "compaction_guard"]
-    others = [g for g in guards if g.name != "compaction_guard"]
-    plugins = [call_scope_plugin(), usage, *others, services.per_call, *compaction]
+    compaction = [guards.compaction] if guards.compaction is not None else []
+    plugins = [call_scope_plugin(), usage, guards.budget, guards.loops, services.per_call, *compaction]
     app = App(name=ROOT, root_agent=root, plugins=plugins)
     # ADK's own cap (default 500) would end long runs with an exception; the budget guard stops them cleanly
     # first, so ADK's cap sits just above it.
@@ -175,13 +201,14 @@ def assemble(request: Any, overrides: dict[str, Any]) -> Assembled:
     # environment variables) several times per model call.
     run_config = RunConfig(max_llm_calls=settings.budgets.max_llm_calls + 50, telemetry=ResolvedTelemetry())
     return Assembled(
-        app=app, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
-        toolset=tools, guards=guards, budget=budget,
-        compaction_guard=next((g for g in guards if g.name == "compaction_guard"), None), calls=calls,
+        app=app, root=root, run_config=run_config, services=services, usage=usage, warning=code_runner.warning,
+        toolset=tools, budget=guards.budget, loops=guards.loops, compaction_guard=guards.compaction, calls=calls,
     )
 
 
-def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], settings: Any) -> CoderFactory:
+def _claude_coder_factory(
+    choice: ModelChoice, workspace: Workspace, tools: list[BaseTool], settings: Settings
+) -> CoderFactory:
     from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model
     from agentic_ds.coders.claude_options import call_policy_environment
     from agentic_ds.skills import default_skills_dir
@@ -189,14 +216,14 @@ def _claude_coder_factory(choice: Any, workspace: Any, tools: list[Any], setting
 
     model = claude_model(choice.spec)
 
-    def factory(*, name: str, context_builder: Any, template: str) -> Any:
+    def factory(*, name: str, context_builder: ContextBuilder, template: str) -> BaseAgent:
         return ClaudeCodeCoder(
             name=name,
             model=model,
             workspace=workspace,
             tools=tools,
             skills_dir=default_skills_dir(),
-            prompt_builder=lambda ctx: render(template, context_builder(ctx.state)),
+            prompt_builder=lambda ctx: render(template, context_builder(typed(ctx.state))),
             max_turns=settings.loops.coder_tool_calls,
             max_budget_usd=settings.budgets.max_cost_usd,
             cli_env=call_policy_environment(settings.calls.timeout_s, settings.calls.retries),

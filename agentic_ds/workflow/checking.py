@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from google.adk.agents import InvocationContext, LlmAgent
 
-from google.adk.agents import LlmAgent
-
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.schema import criteria_in, stages_in
+from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
+from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import GiveUp
 
 
 def _warn(agent: str) -> GiveUp:
-    def give_up(ctx: Any, problem: str) -> dict[str, Any]:
-        if ctx.session.state.get(S.STOP):   # a budget stopped the run: its model was never asked
+    def give_up(ctx: InvocationContext, problem: str) -> SessionState:
+        state = typed(ctx.session.state)
+        if state.get(S.STOP):   # a budget stopped the run: its model was never asked
             return {}
-        warnings = list(ctx.session.state.get(S.WARNINGS) or [])
+        warnings = list(state.get(S.WARNINGS) or [])
         warnings.append(f"{agent} gave no valid answer after retries: {problem}")
         return {S.WARNINGS: warnings}
 
@@ -28,7 +29,7 @@ def _warn(agent: str) -> GiveUp:
 
 
 def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         return {
             "task": state.get(S.TASK, ""),
             "criteria": criteria_in(state.get(S.CRITERIA)),
@@ -37,13 +38,13 @@ def build_criteria_checker(services: RunServices, mode: Mode) -> LlmAgent:
             "profile": services.profile(),
         }
 
-    return llm_agent(services, "criteria_checker", mode, context, give_up=_warn("criteria_checker"))
+    return llm_agent(services, A.CRITERIA_CHECKER, mode, context, give_up=_warn(A.CRITERIA_CHECKER))
 
 
 def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
     loops = services.settings.loops
 
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         stages = stages_in(state.get(S.STAGES))
         finished = [s for s in stages if s.status.finished]
         latest = finished[-1] if finished else None
@@ -57,4 +58,4 @@ def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
             "profile": services.profile(),
         }
 
-    return llm_agent(services, "stage_reflector", mode, context, give_up=_warn("stage_reflector"))
+    return llm_agent(services, A.STAGE_REFLECTOR, mode, context, give_up=_warn(A.STAGE_REFLECTOR))

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from google.adk.agents import BaseAgent
 
+from agentic_ds import agent_names as A
 from agentic_ds.agent_table import Mode, agent
 from agentic_ds.workflow.agents import llm_agent, turn_call_limit
 from agentic_ds.workflow.implementation import coder_context
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.simple import simple_coder_context
 
-NAME = "coding_agent"
+NAME = A.CODING_AGENT
 
 
 def build_coder(services: RunServices, mode: Mode) -> BaseAgent:

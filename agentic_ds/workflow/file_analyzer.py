@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
 from google.adk.events import Event
@@ -18,6 +17,7 @@ from typing_extensions import override
 from agentic_ds import state as S
 from agentic_ds.errors import InputError
 from agentic_ds.runs.safe_files import write_json
+from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workspace import Workspace
 
@@ -38,7 +38,7 @@ class FileAnalyzer(BaseAgent):
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         from agentic_ds.profiling import profile_inputs, render_profile
 
-        state = ctx.session.state
+        state = typed(ctx.session.state)
         files = self.workspace.input_files()
         refused = [(item["path"], item["reason"]) for item in state.get(S.SKIPPED_INPUTS) or []]
         # DuckDB scans block; keep the event loop (progress, signals) responsive.
@@ -59,7 +59,7 @@ class FileAnalyzer(BaseAgent):
         summary = f"profiled {readable - len(profile.not_profiled)} of {total} input file(s)"
         if skipped:
             summary += f"; skipped {len(skipped)} that cannot be read"
-        delta: dict[str, Any] = {
+        delta: SessionState = {
             S.DATA_PROFILE: render_profile(profile, max_chars=PROFILE_PROMPT_CHARS),
             S.INPUT_PROBLEMS: problems,
             S.SKIPPED_INPUTS: skipped,

@@ -3,23 +3,24 @@ impl_confirmation."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from google.adk.agents import LlmAgent
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs import safe_files
 from agentic_ds.schema import StageRecord, criteria_in, stages_in
-from agentic_ds.workflow.agents import ContextBuilder, llm_agent
+from agentic_ds.state import SessionState
+from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.planning import reject_when_undecided
+from agentic_ds.workflow.prompting import ContextBuilder, PromptContext
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.verdicts import decide_when_explicit, explicit_verdict
 
 
-def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = None) -> StageRecord:
+def current_stage(state: SessionState, stages: list[StageRecord] | None = None) -> StageRecord:
     index = state.get(S.CURRENT_STAGE)
     stages = stages_in(state.get(S.STAGES)) if stages is None else stages
     if index is None or not 0 <= index < len(stages):
@@ -28,7 +29,7 @@ def current_stage(state: Mapping[str, Any], stages: list[StageRecord] | None = N
 
 
 def coder_context(services: RunServices) -> ContextBuilder:
-    def build(state: Mapping[str, Any]) -> dict[str, Any]:
+    def build(state: SessionState) -> PromptContext:
         stages = stages_in(state.get(S.STAGES))
         stage = current_stage(state, stages)
         retry = (state.get(S.STAGE_ATTEMPT) or 1) > 1
@@ -55,7 +56,7 @@ def coder_context(services: RunServices) -> ContextBuilder:
 
 
 def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         stage = current_stage(state)
         return {
             "task": state.get(S.TASK, ""),
@@ -65,15 +66,15 @@ def build_code_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
             "files": _stage_files(services, stage.dir),
         }
 
-    return llm_agent(services, "code_reviewer", mode, context)
+    return llm_agent(services, A.CODE_REVIEWER, mode, context)
 
 
 def build_impl_confirmation(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         stage = current_stage(state)
         return {"subject": f"Stage '{stage.title}' of an analysis.", "review": state.get(S.CODE_REVIEW) or ""}
 
-    return llm_agent(services, "impl_confirmation", mode, context, give_up=reject_when_undecided(S.IMPL_DECISION),
+    return llm_agent(services, A.IMPL_CONFIRMATION, mode, context, give_up=reject_when_undecided(S.IMPL_DECISION),
                      before_agent_callback=decide_when_explicit(S.CODE_REVIEW, S.IMPL_DECISION))
 
 

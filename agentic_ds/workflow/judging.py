@@ -10,20 +10,20 @@ When nothing passed the code gates (and no criterion is left to confirm), it is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.genai import types
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.evidence.answers import AnswerFacts, check_answer, judged_criteria, with_verdict
 from agentic_ds.evidence.asks import asks_in, typed_asks
 from agentic_ds.evidence.sources import CodeEvidence, collect
 from agentic_ds.schema import CriterionRecord, criteria_in, criteria_out, read_model
-from agentic_ds.state import JudgeVerdict
+from agentic_ds.state import JudgeVerdict, SessionState, typed
 from agentic_ds.workflow.agents import llm_agent
+from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
 
 # Skipped without a word: text from a structured agent would be read as its answer (evidence_check says the rest).
@@ -34,7 +34,7 @@ MAX_EXCERPTS = 8
 
 
 def build_judge(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         facts = AnswerFacts.from_state(state.get(S.ANSWER_FACTS)) or AnswerFacts(given=False)
         claim = facts.claim or {}
         parts = [{"id": a.id, "ask": a.ask, "answer": a.answer, "files": a.files, "found": a.found}
@@ -48,8 +48,8 @@ def build_judge(services: RunServices, mode: Mode) -> LlmAgent:
             "criteria": [c.model_dump() for c in _to_confirm(state)],
         }
 
-    def before(callback_context: Any) -> types.Content | None:
-        state = callback_context.state
+    def before(callback_context: CallbackContext) -> types.Content | None:
+        state = typed(callback_context.state)
         claims = list(state.get(S.ANSWER_CLAIMS) or [])
         if claims and state.get(S.JUDGED_CLAIM) == len(claims):
             return _SILENT   # the judge spoke on this answer before
@@ -62,15 +62,15 @@ def build_judge(services: RunServices, mode: Mode) -> LlmAgent:
         _record(state, facts, None)   # nothing passed the checks of its figures: nothing for the judge
         return _SILENT
 
-    def after(callback_context: Any) -> None:
-        state = callback_context.state
+    def after(callback_context: CallbackContext) -> None:
+        state = typed(callback_context.state)
         facts = AnswerFacts.from_state(state.get(S.ANSWER_FACTS)) or AnswerFacts(given=False)
         _record(state, facts, read_model(JudgeVerdict, state.get(S.JUDGE_REPLY)))
 
-    return llm_agent(services, "judge", mode, context, before_agent_callback=before, after_agent_callback=after)
+    return llm_agent(services, A.JUDGE, mode, context, before_agent_callback=before, after_agent_callback=after)
 
 
-def _record(state: Any, facts: AnswerFacts, verdict: JudgeVerdict | None) -> None:
+def _record(state: SessionState, facts: AnswerFacts, verdict: JudgeVerdict | None) -> None:
     """The answer and criteria as facts and judge leave them; this answer counts as judged."""
     final, check = with_verdict(facts, verdict)
     state[S.FINAL_ANSWER] = final.model_dump(mode="json") if final is not None else None
@@ -81,7 +81,7 @@ def _record(state: Any, facts: AnswerFacts, verdict: JudgeVerdict | None) -> Non
         state[S.CRITERIA] = criteria_out(judged_criteria(criteria_in(state.get(S.CRITERIA)), confirmed, verdict))
 
 
-def _to_confirm(state: Mapping[str, Any]) -> list[CriterionRecord]:
+def _to_confirm(state: SessionState) -> list[CriterionRecord]:
     """Criteria marked met whose evidence passed the code checks: the judge confirms what their evidence shows."""
     return [c for c in criteria_in(state.get(S.CRITERIA)) if c.met and not c.judged]
 

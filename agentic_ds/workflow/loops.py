@@ -7,22 +7,24 @@ the user asked for this tree; keeping the deprecated class here makes a later mo
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable
-from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
 from google.adk.events import Event, EventActions
 from google.genai import types
 from typing_extensions import override
 
+from agentic_ds.state import SessionState
 
-def sequence(name: str, sub_agents: list[BaseAgent], **kwargs: Any) -> BaseAgent:
+
+def sequence(name: str, sub_agents: list[BaseAgent]) -> BaseAgent:
     from google.adk.agents import SequentialAgent
 
-    return SequentialAgent(name=name, sub_agents=sub_agents, **kwargs)
+    return SequentialAgent(name=name, sub_agents=sub_agents)
 
 
-def status_event(ctx: InvocationContext, author: str, text: str | None = None, **state_delta: Any) -> Event:
-    """An event that changes state (and so persists) with an optional line of text for the log."""
+def status_event(ctx: InvocationContext, author: str, text: str | None = None, **state_delta: object) -> Event:
+    """An event that changes state (and so persists) with an optional line of text for the log. The keys are
+    `SessionState`'s, or a structured agent's own (its output key, its error key)."""
     content = types.Content(role="model", parts=[types.Part(text=text)]) if text else None
     return Event(
         invocation_id=ctx.invocation_id,
@@ -46,7 +48,7 @@ class NonEscalatingLoopAgent(BaseAgent):
     decision_key: str
     exit_field: str = "exit"
     round_key: str
-    on_round_start: Callable[[InvocationContext, int], dict[str, Any]] | None = None
+    on_round_start: Callable[[InvocationContext, int], SessionState] | None = None
 
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:

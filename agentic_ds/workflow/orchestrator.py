@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import Any
 
 from google.adk.agents import BaseAgent, InvocationContext
 from google.adk.events import Event
@@ -29,21 +28,22 @@ from agentic_ds.schema import (
     stages_in,
     stages_out,
 )
-from agentic_ds.state import CriteriaUpdate, Reflection
+from agentic_ds.state import CriteriaUpdate, Json, Reflection, SessionState, typed
 from agentic_ds.workflow import plan_state
 from agentic_ds.workflow.loops import status_event
+from agentic_ds.workflow.services import RunServices
 
 
 class StageOrchestrator(BaseAgent):
     """Sub-agents, in order: implementation_loop, criteria_checker, stage_reflector."""
 
-    services: Any  # RunServices (kept loose: pydantic cannot validate it)
+    services: RunServices
 
     @override
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         impl_loop, checker, reflector = self.sub_agents
         services = self.services
-        state = ctx.session.state
+        state = typed(ctx.session.state)
         if not stages_in(state.get(S.STAGES)):
             yield status_event(ctx, self.name, "no stages to run: planning did not produce a plan")
             return
@@ -78,7 +78,7 @@ class StageOrchestrator(BaseAgent):
         self, ctx: InvocationContext, checker: BaseAgent, reflector: BaseAgent
     ) -> AsyncGenerator[Event, None]:
         """After a stage: check the criteria, then (unless all are met) reflect and adapt the plan."""
-        state = ctx.session.state
+        state = typed(ctx.session.state)
         if _stopped(state):   # a budget ran out: a resumed run checks (CHECK_DUE)
             return
         async for event in checker.run_async(ctx):
@@ -106,7 +106,7 @@ class StageOrchestrator(BaseAgent):
 
     async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
         services = self.services
-        state = ctx.session.state
+        state = typed(ctx.session.state)
         stages = stages_in(state[S.STAGES])
         stage = stages[index]
         stage_dir = await services.code_runner.begin_stage(index, stage.title)
@@ -161,7 +161,7 @@ class StageOrchestrator(BaseAgent):
         )
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
-        state = ctx.session.state
+        state = typed(ctx.session.state)
         raw = state.get(S.REFLECTION)
         if not raw:
             return
@@ -193,17 +193,17 @@ def _forget_earlier_events(ctx: InvocationContext) -> None:
     replace_session_events(ctx.session, [event for event in ctx.session.events if event.author == "user"])
 
 
-def _stopped(state: Any) -> bool:
+def _stopped(state: SessionState) -> bool:
     """The run stopped early (a budget ran out, or planning failed): `evidence_check` decides its status."""
     return bool(state.get(S.STOP))
 
 
 def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
-    warnings = list(ctx.session.state.get(S.WARNINGS) or []) + [text]
+    warnings = list(typed(ctx.session.state).get(S.WARNINGS) or []) + [text]
     return status_event(ctx, author, f"warning: {text}", **{S.WARNINGS: warnings})
 
 
-def _write_stage_files(stage_dir: Path, stage: StageRecord, decision: dict[str, Any]) -> None:
+def _write_stage_files(stage_dir: Path, stage: StageRecord, decision: Json) -> None:
     number = stage_dir.name.split("-", 1)[0]  # figures are named by stage number: figures/NN-...png
     root = stage_dir.parent.parent
     figures = sorted(

@@ -14,20 +14,20 @@ approval: `skip_done` sees the plan in state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from google.adk.agents import BaseAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.genai import types
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.schema import PlanApproval, PlanDecision, RunStatus, now_iso, read_model
+from agentic_ds.state import SessionState, typed
 
-GATED = "stage_orchestrator"   # the agent the gate stands before
+GATED = A.STAGE_ORCHESTRATOR   # the agent the gate stands before
 WAITING = ("awaiting", "stopped")
 
 
-def approval_of(state: Mapping[str, Any]) -> PlanApproval | None:
+def approval_of(state: SessionState) -> PlanApproval | None:
     """The run's approval record in state; None when the run does not wait for one."""
     raw = state.get(S.PLAN_APPROVAL)
     return read_model(PlanApproval, raw) if raw else None
@@ -46,8 +46,8 @@ def stopped_reason(run: str) -> str:
 def attach(agent: BaseAgent, run: str) -> None:
     """Put the gate before `agent` (the stage orchestrator of run `run`)."""
 
-    def gate(callback_context: Any) -> types.Content | None:
-        state = callback_context.state
+    def gate(callback_context: CallbackContext) -> types.Content | None:
+        state = typed(callback_context.state)
         approval = approval_of(state)
         if approval is None or not approval.required or approval.state == "approved" or state.get(S.STOP):
             return None   # nothing to wait for, or the run stopped already (a budget, a plan that failed)
@@ -64,18 +64,18 @@ def attach(agent: BaseAgent, run: str) -> None:
     agent.before_agent_callback = [gate, *callbacks]
 
 
-def held(state: Mapping[str, Any]) -> bool:
+def held(state: SessionState) -> bool:
     """The gate closed in this invocation: the agents after it are skipped."""
     approval = approval_of(state)
     return approval is not None and approval.state in WAITING and bool(state.get(S.STOP))
 
 
-def decide(state: Mapping[str, Any], decision: PlanDecision) -> dict[str, Any]:
+def decide(state: SessionState, decision: PlanDecision) -> SessionState:
     """The state change a decision makes, applied as the next invocation's `state_delta`."""
     approval = approval_of(state) or PlanApproval(required=True)
     decided = decision.model_copy(update={"at": decision.at or now_iso(), "notes": decision.notes.strip()})
     approval.decisions.append(decided)
-    delta: dict[str, Any] = {}
+    delta: SessionState = {}
     if decided.decision == "approve":
         approval.state = "approved"
     elif decided.decision == "stop":
@@ -88,7 +88,7 @@ def decide(state: Mapping[str, Any], decision: PlanDecision) -> dict[str, Any]:
     return delta
 
 
-def render_notes(state: Mapping[str, Any]) -> str:
+def render_notes(state: SessionState) -> str:
     """The person's notes on earlier plans, as the planner reads them."""
     approval = approval_of(state)
     return "\n".join(f"- {' '.join(note.split())}" for note in approval.notes) if approval else ""

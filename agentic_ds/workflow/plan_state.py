@@ -7,8 +7,6 @@ logic is testable without ADK. Lists are never edited in place: a change returns
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentic_ds.evidence.citations import NOT_VERIFIED
 from agentic_ds.schema import CriterionRecord, PlannedStage, StageRecord, StageStatus
 from agentic_ds.state import CriterionUpdate, ParsedPlan, Reflection
@@ -48,7 +46,7 @@ def all_met(criteria: list[CriterionRecord]) -> bool:
     return bool(criteria) and all(c.met for c in criteria)
 
 
-def with_stage(stages: list[StageRecord], index: int, **changes: Any) -> list[StageRecord]:
+def with_stage(stages: list[StageRecord], index: int, **changes: object) -> list[StageRecord]:
     """A new list with stage `index` updated."""
     out = list(stages)
     out[index] = StageRecord.model_validate({**stages[index].model_dump(), **changes})

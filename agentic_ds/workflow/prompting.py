@@ -17,12 +17,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import jinja2
 
 from agentic_ds.bundled import PROMPTS, bundled_dir
 from agentic_ds.errors import ConfigError, RunFailed
+from agentic_ds.state import SessionState, typed
+
+if TYPE_CHECKING:
+    from google.adk.agents.readonly_context import ReadonlyContext
+
+PromptContext = Mapping[str, object]                     # the values a template renders
+ContextBuilder = Callable[[SessionState], PromptContext]  # an agent's: its prompt's values, from session state
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
 STATIC, PER_CALL = "static", "per_call"
@@ -48,7 +55,7 @@ def _environment(root: str) -> jinja2.Environment:
     return env
 
 
-def clip(text: Any, limit: int) -> str:
+def clip(text: object, limit: int) -> str:
     """`text` within `limit` characters: its head and tail around " ... " (templates: `| clip(300)`)."""
     text = str(text or "").strip()
     if len(text) <= limit:
@@ -94,7 +101,7 @@ def _tidy(text: str) -> str:
     return text + "\n" if text else ""
 
 
-def render_parts(name: str, context: Mapping[str, Any]) -> PromptParts:
+def render_parts(name: str, context: PromptContext) -> PromptParts:
     """Render the `static` and `per_call` blocks of `prompts/<name>.md.j2` (a template without blocks is all
     static); `PromptError` on a missing variable, a broken template or only one of the two blocks."""
     env = _environment(str(prompts_dir()))
@@ -112,7 +119,7 @@ def render_parts(name: str, context: Mapping[str, Any]) -> PromptParts:
     return PromptParts(static=_tidy(blocks[STATIC]), per_call=_tidy(blocks[PER_CALL]))
 
 
-def render(name: str, context: Mapping[str, Any]) -> str:
+def render(name: str, context: PromptContext) -> str:
     """The whole prompt `prompts/<name>.md.j2`, static part then per-call part (for a coder that takes one
     prompt); raises `PromptError` on a missing variable or a broken template."""
     return render_parts(name, context).text
@@ -128,25 +135,25 @@ class PromptProviders:
     comparing contexts by value sees every change.
     """
 
-    def __init__(self, name: str, build: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> None:
+    def __init__(self, name: str, build: ContextBuilder) -> None:
         self.name = name
         self._build = build
-        self._last: tuple[Any, PromptParts] | None = None
+        self._last: tuple[PromptContext, PromptParts] | None = None
 
-    def parts(self, state: Mapping[str, Any]) -> PromptParts:
-        context = self._build(state)
+    def parts(self, state: Mapping[str, object]) -> PromptParts:
+        context = self._build(typed(state))
         if self._last is None or context != self._last[0]:
             self._last = (context, render_parts(self.name, context))
         return self._last[1]
 
-    def context(self, state: Mapping[str, Any]) -> Mapping[str, Any]:
+    def context(self, state: Mapping[str, object]) -> PromptContext:
         """The values the template renders, as data (what the offline model reads instead of the text)."""
         self.parts(state)
         assert self._last is not None
         return self._last[0]
 
-    def instruction(self, ctx: Any) -> str:
-        return self.parts(ctx.state).static
+    def instruction(self, ctx: ReadonlyContext) -> str:
+        return self.parts(typed(ctx.state)).static
 
-    def per_call(self, state: Mapping[str, Any]) -> str:
+    def per_call(self, state: Mapping[str, object]) -> str:
         return self.parts(state).per_call

@@ -8,17 +8,17 @@ ask, and the title its first words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.evidence.asks import read_asks, slots
 from agentic_ds.schema import read_model
-from agentic_ds.state import TaskReading
+from agentic_ds.state import SessionState, TaskReading, typed
 from agentic_ds.workflow.agents import llm_agent
+from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import error_key
 
@@ -27,7 +27,7 @@ MAX_TITLE_WORDS = 10
 FALLBACK_TITLE_WORDS = 6
 
 
-def reading_delta(task: str, reading: TaskReading | None) -> dict[str, Any]:
+def reading_delta(task: str, reading: TaskReading | None) -> SessionState:
     """The state the reading leaves: the asks (with every slot) and the title."""
     asks = read_asks(reading, task)
     title = _title(reading.title if reading is not None else "")
@@ -41,16 +41,16 @@ def _title(text: str) -> str:
 
 
 def build_task_reader(services: RunServices, mode: Mode) -> LlmAgent:
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         task = str(state.get(S.TASK) or "")
         return {"task": task, "slots": slots(task), "data_profile": state.get(S.DATA_PROFILE) or "",
-                "profile": services.profile(), "previous_error": state.get(error_key("task_reader")) or ""}
+                "profile": services.profile(), "previous_error": state.get(error_key(A.TASK_READER)) or ""}
 
-    def store(callback_context: Any) -> None:
-        state = callback_context.state
+    def store(callback_context: CallbackContext) -> None:
+        state = typed(callback_context.state)
         reading = read_model(TaskReading, state.get(S.TASK_READING))
-        for key, value in reading_delta(str(state.get(S.TASK) or ""), reading).items():
-            state[key] = value
+        delta = reading_delta(str(state.get(S.TASK) or ""), reading)
+        state[S.ASKS], state[S.TITLE] = delta[S.ASKS], delta[S.TITLE]
 
     # A reader that gave no valid answer (after its retries) leaves no reading: `store` keeps the task whole.
-    return llm_agent(services, "task_reader", mode, context, after_agent_callback=store)
+    return llm_agent(services, A.TASK_READER, mode, context, after_agent_callback=store)

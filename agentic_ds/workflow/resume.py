@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from agentic_ds import state as S
 from agentic_ds.errors import UsageError
@@ -32,6 +32,12 @@ from agentic_ds.schema import (
     read_records,
     stages_out,
 )
+from agentic_ds.state import SessionState, typed
+
+if TYPE_CHECKING:
+    from google.adk.agents import RunConfig
+
+    from agentic_ds.workflow.assembly import Assembled
 
 SESSION_FILE = "session.db"
 _DECIDED = {
@@ -49,7 +55,7 @@ class ResumePoint:
     root: Path
     record: RunRecord
     session_id: str
-    state: dict[str, Any]
+    state: SessionState
     decision: PlanDecision | None = None    # a person's decision on the plan the run waits with (--approve-plan)
 
     def __post_init__(self) -> None:
@@ -60,13 +66,13 @@ class ResumePoint:
     def stages(self) -> list[StageRecord]:
         return read_records(StageRecord, self.state.get(S.STAGES))
 
-    def state_delta(self) -> dict[str, Any]:
+    def state_delta(self) -> SessionState:
         """What the resumed invocation's first event changes: no status decided yet, and the stage that was under
         way pending again, to be run from its start."""
         stages = self.stages
         again = [s.model_copy(update={"status": StageStatus.PENDING}) if s.status is StageStatus.RUNNING else s
                  for s in stages]
-        delta: dict[str, Any] = {S.RUN_STATUS: None, S.STATUS_REASON: None, S.STOP: None, S.CURRENT_STAGE: None}
+        delta: SessionState = {S.RUN_STATUS: None, S.STATUS_REASON: None, S.STOP: None, S.CURRENT_STAGE: None}
         if again != stages:
             delta[S.STAGES] = stages_out(again)
         if self.decision is not None:
@@ -75,13 +81,13 @@ class ResumePoint:
             delta.update(plan_gate.decide(self.state, self.decision))
         return delta
 
-    def run_config(self, run_config: Any) -> Any:
+    def run_config(self, run_config: RunConfig) -> RunConfig:
         """The run config, loading none of the session's earlier events (prompts come from state)."""
         from google.adk.agents.run_config import GetSessionConfig
 
         return run_config.model_copy(update={"get_session_config": GetSessionConfig(num_recent_events=0)})
 
-    def carry_usage(self, assembled: Any) -> None:
+    def carry_usage(self, assembled: Assembled) -> None:
         """The run's usage so far counts: per agent, and against the budget."""
         assembled.usage.preload(self.record.agents)
         assembled.usage.ledger.preload(self.record)
@@ -159,7 +165,7 @@ def _read_record(root: Path) -> RunRecord:
     return record
 
 
-async def _read_session(root: Path) -> tuple[str, dict[str, Any]]:
+async def _read_session(root: Path) -> tuple[str, SessionState]:
     """The run's session id and state, read from session.db without loading its events."""
     from google.adk.agents.run_config import GetSessionConfig
 
@@ -195,7 +201,7 @@ async def _read_session(root: Path) -> tuple[str, dict[str, Any]]:
         await service.close()
     if session is None:
         raise no_session
-    return session.id, dict(session.state)
+    return session.id, typed(dict(session.state))
 
 
 def _join(items: list[str]) -> str:

@@ -7,7 +7,8 @@ before this attempt began), so run.json and the reports cover the whole run, not
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from agentic_ds import __version__
 from agentic_ds import state as S
@@ -23,8 +24,10 @@ from agentic_ds.schema import (
     now_iso,
     read_records,
 )
+from agentic_ds.state import SessionState
 
 if TYPE_CHECKING:
+    from agentic_ds.workflow.assembly import Assembled, ContextCounts
     from agentic_ds.workflow.runner import RunRequest
 
 _COUNTS = ("calls", "attempts", "retries", "timeouts", "failures")
@@ -59,7 +62,7 @@ def queued_record(request: RunRequest) -> RunRecord:
     return record
 
 
-def usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
+def usage_into(record: RunRecord, assembled: Assembled, request: RunRequest) -> None:
     """The run's model usage, context and call records so far, with what earlier attempts recorded."""
     assembled.usage.ledger.into(record, assembled.usage.wall_s)
     resume = request.resume
@@ -67,9 +70,9 @@ def usage_into(record: RunRecord, assembled: Any, request: RunRequest) -> None:
     record.calls = calls_with_earlier(resume.calls_before if resume else None, assembled.calls.summary())
 
 
-def context_with_earlier(earlier: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+def context_with_earlier(earlier: Mapping[str, object], now: ContextCounts) -> ContextCounts:
     """run.json's `context` over every attempt: counts summed, the largest prompt the largest of all."""
-    merged = dict(now)
+    merged: ContextCounts = dict(now)
     for key, value in earlier.items():
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue
@@ -106,7 +109,7 @@ def _summed(earlier: ModelCallsSummary | None, now: ModelCallsSummary) -> ModelC
     )
 
 
-def where(state: dict[str, Any]) -> str:
+def where(state: SessionState) -> str:
     """` (in stage 2 of 3: Revenue by region)`: where in the run a failure happened, when a stage was under way."""
     index, stages = state.get(S.CURRENT_STAGE), state.get(S.STAGES) or []
     if isinstance(index, int) and 0 <= index < len(stages) and isinstance(stages[index], dict):

@@ -12,16 +12,16 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from google.genai import types
 
 from agentic_ds import state as S
 from agentic_ds.adk_private import RunSessionService
-from agentic_ds.agent_table import ROOT
+from agentic_ds.agent_names import ROOT
 from agentic_ds.config.secrets import settings_record
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs import run_lock
@@ -38,13 +38,23 @@ from agentic_ds.schema import (
     read_model,
     read_records,
 )
+from agentic_ds.state import Json, SessionState, typed
 from agentic_ds.workflow.run_facts import new_record, usage_into, where
 from agentic_ds.workspace import Workspace
+
+if TYPE_CHECKING:
+    from google.adk.agents import RunConfig
+    from google.adk.models import BaseLlm
+    from google.adk.sessions import BaseSessionService
+
+    from agentic_ds.config.models import RoleModels
+    from agentic_ds.workflow.assembly import Assembled
+    from agentic_ds.workflow.resume import ResumePoint
 
 APP_NAME = ROOT  # the App is named after the root agent; sessions are stored under it
 USER_ID = "local"
 
-EventSink = Callable[[dict[str, Any]], None]
+EventSink = Callable[[Json], None]   # one events.jsonl record
 
 
 @dataclass
@@ -53,9 +63,9 @@ class RunRequest:
     mode: str                      # "orchestrated" | "simple"
     workspace: Workspace
     settings: Settings
-    models: Any                    # agentic_ds.config.models.RoleModels
+    models: RoleModels
     skipped_inputs: list[dict[str, str]] = field(default_factory=list)  # found in folders, not copied: {path, reason}
-    resume: Any = None             # agentic_ds.workflow.resume.ResumePoint: continue the run it describes
+    resume: ResumePoint | None = None   # continue the run it describes
     approve_plan: bool = False     # the plan waits for a person before any stage runs (workflow/plan_gate.py)
     earlier_run: str = ""          # a follow-up question: what the run it follows found (followups/memory.py)
 
@@ -73,12 +83,14 @@ async def execute_run(
     request: RunRequest,
     *,
     on_event: EventSink | None = None,
-    llm_overrides: dict[str, Any] | None = None,
-    session_service: Any = None,
+    on_tree: Callable[[dict[str, str]], None] | None = None,
+    llm_overrides: dict[str, BaseLlm] | None = None,
+    session_service: BaseSessionService | None = None,
     stop: StopSignals | None = None,
 ) -> RunOutcome:
     """Run the analysis described by `request`; always returns an outcome with an honest status.
 
+    `on_tree` is shown the agent tree once it is built (each agent -> its parent: the live progress panel);
     `llm_overrides` maps agent names to models (tests, benchmarks); `session_service` replaces the persisted
     `session.db` service (benchmarks compare against ADK's in-memory one); `stop` names the signal that
     interrupts the run, if one does (the CLI's handled signals).
@@ -100,9 +112,13 @@ async def execute_run(
     session_service = session_service or RunSessionService(str(workspace.file("session.db")))
     checkpoint = Checkpoint(record, workspace.file("run.json"), started)
     assembled = None
-    final_state: dict[str, Any] = {}
+    final_state: SessionState = {}
     try:
         assembled = assemble(request, llm_overrides or {})
+        if on_tree is not None:
+            from agentic_ds.workflow.tree import parents
+
+            on_tree(parents(assembled.root))
         # Everything imported and built so far lives for the whole run; keeping it out of the collector's scans
         # removes full-collection pauses of 100+ ms from a long session.
         gc.freeze()
@@ -116,18 +132,17 @@ async def execute_run(
         if assembled.warning:
             for item in events.append_notice("warning", assembled.warning):
                 sink(item)
-        assembled.calls.on_notice = lambda kind, text, author: [
-            sink(item) for item in events.append_notice(kind, text, author)
-        ]
+        assembled.calls.on_notice = lambda kind, text, author: _each(sink, events.append_notice(kind, text, author))
         if assembled.compaction_guard is not None:
-            assembled.compaction_guard.on_event = lambda event: [sink(item) for item in events.append(event)]
+            assembled.compaction_guard.on_event = lambda event: _each(sink, events.append(event))
         session_id, state_delta, run_config = await _open_session(request, session_service, assembled.run_config)
         from google.adk.runners import Runner
 
         runner = Runner(app=assembled.app, session_service=session_service)
         message = types.Content(role="user", parts=[types.Part(text=request.task)])
         async for event in runner.run_async(
-            user_id=USER_ID, session_id=session_id, new_message=message, state_delta=state_delta, run_config=run_config
+            user_id=USER_ID, session_id=session_id, new_message=message, run_config=run_config,
+            state_delta=dict(state_delta) if state_delta is not None else None,
         ):
             assembled.usage.record_event(event)
             for item in events.append(event):
@@ -165,16 +180,23 @@ async def execute_run(
     return outcome
 
 
-async def _open_session(request: RunRequest, service: Any, run_config: Any) -> tuple[str, dict[str, Any] | None, Any]:
+def _each(sink: EventSink, records: list[Json]) -> None:
+    for record in records:
+        sink(record)
+
+
+async def _open_session(
+    request: RunRequest, service: BaseSessionService, run_config: RunConfig
+) -> tuple[str, SessionState | None, RunConfig]:
     """The session to run in, the state change the run starts with, and the run config."""
     if request.resume is not None:
         return request.resume.session_id, request.resume.state_delta(), request.resume.run_config(run_config)
-    state: dict[str, Any] = {S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)}
+    state: SessionState = {S.TASK: request.task, S.MODE: request.mode, S.SKIPPED_INPUTS: list(request.skipped_inputs)}
     if request.earlier_run:
         state[S.EARLIER_RUN] = request.earlier_run
     if request.approve_plan:
         state[S.PLAN_APPROVAL] = PlanApproval(required=True).model_dump(mode="json")
-    session = await service.create_session(app_name=APP_NAME, user_id=USER_ID, state=state)
+    session = await service.create_session(app_name=APP_NAME, user_id=USER_ID, state=dict(state))
     return session.id, None, run_config
 
 
@@ -186,7 +208,7 @@ def _take_back_cancellation() -> None:
             pass
 
 
-def _classify_failure(exc: Exception, state: dict[str, Any]) -> tuple[RunStatus, str]:
+def _classify_failure(exc: Exception, state: SessionState) -> tuple[RunStatus, str]:
     from google.adk.agents.invocation_context import LlmCallsLimitExceededError
 
     from agentic_ds.errors import InputError
@@ -201,10 +223,13 @@ def _classify_failure(exc: Exception, state: dict[str, Any]) -> tuple[RunStatus,
     return RunStatus.FAILED, f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
-async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str, Any], *args: Any) -> RunOutcome:
+async def _finish_safely(
+    request: RunRequest, record: RunRecord, state: SessionState, started: float, events: EventsLog,
+    session_service: BaseSessionService, assembled: Assembled | None,
+) -> RunOutcome:
     """`_finish`, and should it break, still a run.json and an outcome that say the run failed."""
     try:
-        return await _finish(request, record, state, *args)
+        return await _finish(request, record, state, started, events, session_service, assembled)
     except Exception as exc:  # noqa: BLE001 - the record must never be left saying `running`
         before = state.get(S.STATUS_REASON) or "the run failed"
         record.end_attempt(RunStatus.FAILED, f"{before}; finishing it failed too: {type(exc).__name__}: {exc}")
@@ -212,12 +237,12 @@ async def _finish_safely(request: RunRequest, record: RunRecord, state: dict[str
         return RunOutcome(status=RunStatus.FAILED, reason=record.reason, workspace=request.workspace, report_path=None)
 
 
-async def _final_state(service: RunSessionService, session_id: str) -> dict[str, Any]:
+async def _final_state(service: BaseSessionService, session_id: str) -> SessionState:
     session = await service.get_session(app_name=APP_NAME, user_id=USER_ID, session_id=session_id)
-    return dict(session.state) if session else {}
+    return typed(dict(session.state)) if session else {}
 
 
-async def _safe_state(service: RunSessionService) -> dict[str, Any]:
+async def _safe_state(service: BaseSessionService) -> SessionState:
     try:
         listed = await service.list_sessions(app_name=APP_NAME, user_id=USER_ID)
         if listed.sessions:
@@ -230,11 +255,11 @@ async def _safe_state(service: RunSessionService) -> dict[str, Any]:
 async def _finish(
     request: RunRequest,
     record: RunRecord,
-    state: dict[str, Any],
+    state: SessionState,
     started: float,
     events: EventsLog,
-    session_service: Any,
-    assembled: Any,
+    session_service: BaseSessionService,
+    assembled: Assembled | None,
 ) -> RunOutcome:
     workspace = request.workspace
     if assembled is not None:
@@ -286,7 +311,7 @@ def _write_reports(workspace: Workspace) -> Path:
     return html
 
 
-async def _quietly(awaitable: Any) -> None:
+async def _quietly(awaitable: Awaitable[object]) -> None:
     try:
         await awaitable
     except Exception:  # noqa: BLE001 - cleanup must not hide the run's outcome

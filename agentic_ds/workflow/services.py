@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import CoreSchema, core_schema
+
 from agentic_ds.agent_table import Tools
 from agentic_ds.config.settings import Settings
 from agentic_ds.context.per_call import PerCallInstructions
@@ -40,6 +43,12 @@ class RunServices:
     coder_factory: CoderFactory | None = None
     per_call: PerCallInstructions = field(default_factory=PerCallInstructions)  # a plugin of the run's App
     _profile: tuple[tuple[int, int], DataProfile] | None = field(default=None, repr=False)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """Agents (pydantic models) hold the run's services by reference: pydantic checks the type only, and never
+        copies or validates what they hold (models, tool sets, the code runner)."""
+        return core_schema.is_instance_schema(cls)
 
     def model(self, agent_name: str) -> BaseLlm:
         return self.models[agent_name]

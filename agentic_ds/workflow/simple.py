@@ -8,21 +8,21 @@ did not stand, so it does not repeat them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from google.adk.agents import BaseAgent, InvocationContext
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
-from agentic_ds.workflow.agents import ContextBuilder, loop_agent
+from agentic_ds.state import SessionState, typed
+from agentic_ds.workflow.agents import loop_agent
+from agentic_ds.workflow.prompting import ContextBuilder, PromptContext
 from agentic_ds.workflow.services import RunServices
 
 
-def _remember_failed_attempt(ctx: InvocationContext, round_no: int) -> dict[str, Any]:
+def _remember_failed_attempt(ctx: InvocationContext, round_no: int) -> SessionState:
     if round_no == 1:
         return {}
-    state = ctx.session.state
+    state = typed(ctx.session.state)
     execution = state.get(S.LAST_EXECUTION) or {}
     check = state.get(S.ANSWER_CHECK) or {}
     answer = state.get(S.FINAL_ANSWER) or {}
@@ -37,7 +37,7 @@ def _remember_failed_attempt(ctx: InvocationContext, round_no: int) -> dict[str,
 def simple_coder_context(services: RunServices) -> ContextBuilder:
     """The coder's prompt context in simple mode: the task, the profile, and what earlier attempts did."""
 
-    def build(state: Mapping[str, Any]) -> dict[str, Any]:
+    def build(state: SessionState) -> PromptContext:
         task = state.get(S.TASK, "")
         return {
             "task": task,
@@ -52,4 +52,4 @@ def simple_coder_context(services: RunServices) -> ContextBuilder:
 
 
 def build_simple_loop(services: RunServices, mode: Mode, sub_agents: list[BaseAgent]) -> BaseAgent:
-    return loop_agent(services, "simple_loop", sub_agents, on_round_start=_remember_failed_attempt)
+    return loop_agent(services, A.SIMPLE_LOOP, sub_agents, on_round_start=_remember_failed_attempt)

@@ -10,29 +10,31 @@ waits for a person, or was stopped: `workflow/plan_gate.py`), every agent after 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from google.adk.agents import BaseAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.genai import types
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
+from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow import plan_gate
 
 
-def _planned(state: Mapping[str, Any]) -> bool:
+def _planned(state: SessionState) -> bool:
     return bool(state.get(S.STAGES))
 
 
-DONE: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
-    "file_analyzer": lambda state: (
+DONE: dict[str, Callable[[SessionState], str | None]] = {
+    A.FILE_ANALYZER: lambda state: (
         "inputs profiled before: data_profile.json kept" if state.get(S.DATA_PROFILE) else None
     ),
-    "planning_loop": lambda state: "planned before: plan.md kept" if _planned(state) else None,
+    A.PLANNING_LOOP: lambda state: "planned before: plan.md kept" if _planned(state) else None,
     # Silent: text from a structured agent would be read as its answer (planning_loop's line says it all).
-    "plan_parser": lambda state: "" if _planned(state) else None,
-    "task_reader": lambda state: "" if state.get(S.ASKS) else None,
-    "simple_loop": lambda state: (
+    A.PLAN_PARSER: lambda state: "" if _planned(state) else None,
+    A.TASK_READER: lambda state: "" if state.get(S.ASKS) else None,
+    A.SIMPLE_LOOP: lambda state: (
         "an answer stood before: kept" if (state.get(S.ANSWER_CHECK) or {}).get("exit") else None
     ),
 }
@@ -42,8 +44,9 @@ def attach(agent: BaseAgent) -> None:
     """Give `agent` its skip: before it runs, a check of what state records as done, and of the plan gate."""
     done = DONE.get(agent.name, lambda state: None)
 
-    def skip_when_done(callback_context: Any) -> types.Content | None:
-        text = "" if plan_gate.held(callback_context.state) else done(callback_context.state)
+    def skip_when_done(callback_context: CallbackContext) -> types.Content | None:
+        state = typed(callback_context.state)
+        text = "" if plan_gate.held(state) else done(state)
         if text is None:
             return None
         return types.Content(role="model", parts=[types.Part(text=text)] if text else [])

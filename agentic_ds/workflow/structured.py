@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncGenerator, Callable
-from typing import Any, TypeGuard
+from collections.abc import AsyncGenerator, Callable, Mapping
+from typing import TypeGuard
 
 from google.adk.agents import InvocationContext, LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.adk.events import Event
 from google.adk.models import LlmResponse
 from google.genai import types
@@ -23,7 +24,7 @@ from typing_extensions import override
 from agentic_ds.workflow.loops import status_event
 
 # What the run records when the agent gave no valid answer after its retries: a state delta.
-GiveUp = Callable[[InvocationContext, str], dict[str, Any]]
+GiveUp = Callable[[InvocationContext, str], Mapping[str, object]]
 
 _FENCE = "```"
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
@@ -83,7 +84,7 @@ class StructuredAgent(LlmAgent):
     retries: int = 2
     give_up: GiveUp | None = None
 
-    def model_post_init(self, context: Any) -> None:
+    def model_post_init(self, context: object) -> None:
         super().model_post_init(context)
         if self.output_key is None or not _is_model(self.output_schema):
             raise ValueError(f"{self.name}: a structured agent needs an output_key and a pydantic output_schema")
@@ -91,7 +92,7 @@ class StructuredAgent(LlmAgent):
         existing = callbacks if isinstance(callbacks, list) else ([callbacks] if callbacks else [])
         self.after_model_callback = [self._repair, *existing]
 
-    def _repair(self, callback_context: Any, llm_response: LlmResponse) -> LlmResponse | None:
+    def _repair(self, callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
         text = _response_text(llm_response)
         if text is None or self.output_schema is None:
             return None

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 
+from agentic_ds import agent_names as A
 from agentic_ds import state as S
 from agentic_ds.agent_table import Mode
 from agentic_ds.runs.safe_files import write_atomic
 from agentic_ds.schema import RunStatus, criteria_in, stages_in
+from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
+from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
 
 STATUS_LINE = "**Run status:** `{status}`"
 
 
-def status_of(state: Mapping[str, Any]) -> tuple[RunStatus, str]:
+def status_of(state: SessionState) -> tuple[RunStatus, str]:
     status = RunStatus.of(state.get(S.RUN_STATUS), RunStatus.FAILED)
     return status, state.get(S.STATUS_REASON) or "the run ended before a status was set"
 
@@ -30,7 +31,7 @@ def ensure_status_line(report: str, status: str, reason: str) -> str:
     return f"{report.rstrip()}\n\n{STATUS_LINE.format(status=status)} - {reason}\n"
 
 
-def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
+def write_report_md(services: RunServices, state: SessionState) -> None:
     text = (state.get(S.REPORT_TEXT) or "").strip()
     if not text:
         return
@@ -41,9 +42,9 @@ def write_report_md(services: RunServices, state: Mapping[str, Any]) -> None:
 def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
     simple = mode == "simple"
 
-    def context(state: Mapping[str, Any]) -> dict[str, Any]:
+    def context(state: SessionState) -> PromptContext:
         status, reason = status_of(state)
-        base = {
+        base: dict[str, object] = {
             "task": state.get(S.TASK, ""),
             "mode": mode,
             "run_status": f"{status} - {reason}",
@@ -56,7 +57,7 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             return base
         return {**base, "stages": stages_in(state.get(S.STAGES)), "criteria": criteria_in(state.get(S.CRITERIA))}
 
-    def save(callback_context: Any) -> None:
-        write_report_md(services, callback_context.state)
+    def save(callback_context: CallbackContext) -> None:
+        write_report_md(services, typed(callback_context.state))
 
-    return llm_agent(services, "summary_agent", mode, context, after_agent_callback=save)
+    return llm_agent(services, A.SUMMARY_AGENT, mode, context, after_agent_callback=save)

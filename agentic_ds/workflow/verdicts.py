@@ -7,8 +7,9 @@ confirmation agent is asked only when the review does not say it plainly (a mode
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
+from google.adk.agents.callback_context import CallbackContext
 from google.genai import types
 
 APPROVED, CHANGES = "APPROVED", "CHANGES REQUESTED"
@@ -30,10 +31,10 @@ def explicit_verdict(review: str) -> bool | None:
     return None
 
 
-def decide_when_explicit(review_key: str, decision_key: str) -> Any:
+def decide_when_explicit(review_key: str, decision_key: str) -> Callable[[CallbackContext], types.Content | None]:
     """A `before_agent_callback` for a confirmation agent: the decision from an explicit review, model not called."""
 
-    def decide(callback_context: Any) -> types.Content | None:
+    def decide(callback_context: CallbackContext) -> types.Content | None:
         review = str(callback_context.state.get(review_key) or "")
         verdict = explicit_verdict(review)
         if verdict is None:
