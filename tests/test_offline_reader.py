@@ -172,7 +172,7 @@ def test_questions_are_read_into_asks_and_filters(profiles, data, task, asks, fi
 
 def test_an_ignore_missing_constraint_filters_rows_and_never_replaces_the_statistic(profiles):
     spec = build_spec("What is the mean bonus, ignoring rows with missing values?", profiles["emp"])
-    assert asks_of(spec) == [("mean", "bonus", "", "", "")] and spec.dropna == "all"
+    assert asks_of(spec) == [("mean", "bonus", "", "", "")] and spec.dropna == "used"
     counted = build_spec("How many missing values does bonus have?", profiles["emp"])
     assert asks_of(counted) == [("missing", "bonus", "", "", "")] and counted.dropna is None
 

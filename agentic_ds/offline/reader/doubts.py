@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 GROUP_TESTS = ("ttest", "mannwhitney", "anova", "levene")
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
-CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each"})
+CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
 MAX_LISTED = 5
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
@@ -44,8 +44,10 @@ def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token]
         if len(levels) < 2:
             continue
         several = sum(f.op == "==" for f in group_filters) >= 2
+        # a test whose group column is this one takes the levels too, in the order the question names them
         takers = [a for a in asks if not a.group and (a.stat in GROUP_TESTS
-                                                       or a.stat in PER_GROUP_STATS and (several or contrast))]
+                                                       or a.stat in PER_GROUP_STATS and (several or contrast))
+                  or a.group == column and a.stat in GROUP_TESTS and not a.params.get("levels")]
         if not takers:
             continue
         for ask in takers:

@@ -29,7 +29,7 @@ from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sente
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
 from agentic_ds.offline.reader.periods import periods, year_ranges
-from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots
+from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict_slots
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
 from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
 from agentic_ds.offline.reader.vocabulary import LABELS
@@ -86,7 +86,8 @@ class QuestionSpec:
         if self.filters:
             text += " on the rows where " + " and ".join(f"`{f.text()}`" for f in self.filters)
         if self.dropna:
-            text += ", dropping rows with missing values" + ("" if self.dropna == "all" else f" in {self.dropna}")
+            where = {"all": " in any column", "used": " in the columns used"}.get(str(self.dropna), f" in {self.dropna}")
+            text += ", dropping rows with missing values" + where
         text += ", from " + ", ".join(f"`{p}`" for p in self.files)
         if self.joins:
             text += " (joined on " + ", ".join(f"`{j.key}`" for j in self.joins) + ")"
@@ -186,7 +187,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     values = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
     asks = reader.read()
     spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
-    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column), values)
+    verdicts = verdict_slots(focus)
+    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column, verdicts), values, verdicts)
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     for found in boolean_flags(tokens, mentions, columns, taken, used):
         spec.filters.append(found)
