@@ -300,14 +300,27 @@ class AskReader:
             params["ddof"] = self.constraints.ddof
         column = self.column_for(hit.position, sentence, self.suits(hit.stat))
         self.use(hit.position, hit.position + hit.width)
+        if hit.stat == "percent" and self._fraction(hit.position):
+            params["scale"] = "fraction"
         if hit.stat == "percent" and not column:
             # "the share of employees whose salary exceeds 80000": the rows the filters keep, out of all rows
-            return Ask("percent_rows", "", position=hit.position, sentence=sentence)
+            return Ask("percent_rows", "", params=params, position=hit.position, sentence=sentence)
         if hit.stat == "percentile":     # the word "percentiles" after the ranks
             end = next((j for j in range(hit.position, min(len(self.tokens), hit.position + 6))
                         if ONE_WORD_STATS.get(self.tokens[j].low) == "percentile"), hit.position)
             self.use(hit.position, end + 1)
         return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
+
+    def _fraction(self, at: int) -> bool:
+        """"What proportion ...", "as a number between 0 and 1": a share out of 1, not a percentage."""
+        said = [t.low for t in self.tokens]
+        if any(w in ("percent", "percentage", "%") for w in said):
+            return False
+        for i in range(len(said) - 3):
+            if said[i: i + 4] in (["between", "0", "and", "1"], ["from", "0", "to", "1"]):
+                self.use(i, i + 4)
+                return True
+        return said[at] in ("proportion", "fraction")
 
     def _count(self, hit: Hit, sentence: int) -> Ask:
         """Count rows unless the question says otherwise.

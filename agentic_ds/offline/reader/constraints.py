@@ -65,6 +65,10 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             found.methods.append("student")
             found.positions.append(i)
             found.taken.add(i)
+        elif low in ("yates", "yates'", "continuity") and NEGATIONS & {t.low for t in tokens[max(0, i - 3): i]}:
+            found.methods.append("no_correction")                  # "without Yates' correction"
+            start = max(j for j in range(max(0, i - 3), i) if tokens[j].low in NEGATIONS)
+            found.taken |= set(range(start, min(len(tokens), i + 2)))
         elif low in ("equal", "unequal") and _next(tokens, i) in ("variances", "variance"):
             found.methods.append("student" if low == "equal" and _previous(tokens, i) not in NEGATIONS else "welch")
             found.taken |= {i, i + 1} | ({i + 2} if _next(tokens, i + 1) in ("assumed", "assume") else set())
@@ -161,6 +165,8 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
 def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     """"absolute z-score above 3", "|z| > 2.5"; 3 when no threshold is written."""
     found.taken.add(i)
+    if i and tokens[i - 1].low == "absolute":                   # "absolute z-score above 3"
+        found.taken.add(i - 1)
     if _absolute(tokens, i):
         found.taken |= {i - 1, i + 1}
     for j in range(i + 1, min(len(tokens), i + 6)):

@@ -224,7 +224,8 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
 
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[Any, tuple[int, int] | None]:
     """("all" | "used" | [columns] | None, consumed span) for "ignoring rows with missing values" (in the columns
-    used), "missing values dropped", "(rows with missing sex or mass excluded)", "complete rows", "with no missing value in any column"."""
+    used), "missing values dropped", "(rows with missing sex or mass excluded)", "complete rows", "with no missing
+    value in any column"."""
     for i, token in enumerate(tokens):
         if token.low == "non-missing":
             return "used", (i, i + 1)

@@ -14,10 +14,16 @@ from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.constraints import SLOT
 from agentic_ds.offline.reader.mentions import tokenize, words
 from agentic_ds.offline.reader.vocabulary import FAMILIES as _FAMILIES
-from agentic_ds.offline.reader.vocabulary import NEGATIONS, NORMALITY_TESTS, SLOT_PARTS, TESTS, VERDICT_SIGNS, VERDICT_WORDS
+from agentic_ds.offline.reader.vocabulary import (
+    NEGATIONS,
+    NORMALITY_TESTS,
+    SLOT_PARTS,
+    TESTS,
+    VERDICT_SIGNS,
+    VERDICT_WORDS,
+)
 from agentic_ds.offline.reader.vocabulary import ONE_COLUMN_STATS as _ONE_COLUMN
 from agentic_ds.offline.reader.vocabulary import SLOT_STATS as _STAT_WORDS
-
 
 RULE_CHARS = 160            # how far after a yes/no slot its rule ("(yes if independence is not rejected)") is read
 

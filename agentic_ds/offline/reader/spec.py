@@ -86,7 +86,8 @@ class QuestionSpec:
         if self.filters:
             text += " on the rows where " + " and ".join(f"`{f.text()}`" for f in self.filters)
         if self.dropna:
-            where = {"all": " in any column", "used": " in the columns used"}.get(str(self.dropna), f" in {self.dropna}")
+            where = {"all": " in any column", "used": " in the columns used"}.get(str(self.dropna),
+                                                                                  f" in {self.dropna}")
             text += ", dropping rows with missing values" + where
         text += ", from " + ", ".join(f"`{p}`" for p in self.files)
         if self.joins:
@@ -207,7 +208,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
                         f"{len(profile.files)} files of its inputs)")
     per_row = nouns | {words_of(c.name) for f in files for c in f.columns if f.rows and c.distinct == f.rows}
     said_again = restated(tokens, spec.filters, per_row)
-    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec)
+    measures = {name for name in kinds if reader.numeric(name) and not reader.groupable(name)}
+    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures)
     return spec
 
 

@@ -186,8 +186,9 @@ def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     columns = reader.columns_for(hit.position, sentence, 2, reader.groupable)
     if len(columns) < 2:
         return None
-    return Ask("chi2", columns[0], columns[1], params={"alpha": reader.constraints.alpha}, position=hit.position,
-               sentence=sentence)
+    uncorrected = reader.constraints.method("no_correction")
+    params = {"alpha": reader.constraints.alpha, "correction": False if uncorrected else None}
+    return Ask("chi2", columns[0], columns[1], params=params, position=hit.position, sentence=sentence)
 
 
 def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:

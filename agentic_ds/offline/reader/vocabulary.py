@@ -73,8 +73,8 @@ METHOD_WORDS = {
     "shapiro": "shapiro", "shapiro-wilk": "shapiro", "d'agostino": "dagostino", "d'agostino's": "dagostino",
     "dagostino": "dagostino", "k-squared": "dagostino", "normaltest": "dagostino", "kolmogorov": "ks",
     "kolmogorov-smirnov": "ks", "ks": "ks", "k-s": "ks", "welch": "welch", "welch's": "welch",
-    "student's": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney", "wilcoxon": "mannwhitney",
-    "paired": "paired",
+    "student's": "student", "pooled": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney",
+    "wilcoxon": "mannwhitney", "paired": "paired",
 }
 ORDINALS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -156,7 +156,7 @@ VERDICT_WORDS = {**dict.fromkeys("""significant significance significantly rejec
 VERDICT_SIGNS = {"<": "significant", "<=": "significant", "below": "significant", "less": "significant",
                  "smaller": "significant", "under": "significant", ">": "holds", ">=": "holds", "above": "holds",
                  "greater": "holds", "exceeds": "holds"}
-NEGATIONS = frozenset({"not", "no", "fail", "fails", "failed", "cannot", "isn't", "doesn't", "non"})
+NEGATIONS = frozenset({"not", "no", "fail", "fails", "failed", "cannot", "isn't", "doesn't", "non", "without"})
 FAMILIES = {"pearson": "corr", "spearman": "corr", "kendall": "corr", "outliers_iqr": "outliers",
             "outliers_z": "outliers"}
 ONE_COLUMN_STATS = frozenset({"mean", "median", "std", "var", "min", "max", "sum", "skew", "kurtosis", "range", "iqr",
@@ -201,7 +201,8 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
-    normalise normalize log logarithm minus one-sided one-tailed""".split()))
+    normalise normalize log logarithm minus one-sided one-tailed adjusted error errors sem geometric harmonic trimmed
+    winsorized winsorised absolute decile deciles quintile quintiles origin""".split()))
 # Phrases that ask for something the readers do not compute, even when each word of them is harmless.
 DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
