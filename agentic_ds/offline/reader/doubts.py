@@ -45,10 +45,10 @@ def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token]
         if len(levels) < 2:
             continue
         several = sum(f.op == "==" for f in group_filters) >= 2
-        # a test whose group column is this one takes the levels too, in the order the question names them
+        # a test whose groups were not named by value takes these, in the order the question names them
         takers = [a for a in asks if not a.group and (a.stat in GROUP_TESTS
                                                        or a.stat in PER_GROUP_STATS and (several or contrast))
-                  or a.group == column and a.stat in GROUP_TESTS and not a.params.get("levels")]
+                  or a.group and a.stat in GROUP_TESTS and not a.params.get("levels")]
         if not takers:
             continue
         for ask in takers:
@@ -115,6 +115,8 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.stat in ("pearson", "spearman", "kendall", "linreg", "chi2", "paired") and not ask.second:
             doubts.append(f"the {ask.stat} needs two columns")
     fixed = {f.column for f in spec.filters if f.op == "=="}
+    if any(a.stat == "percent_rows" for a in spec.asks) and len({f.column for f in spec.filters}) > 1:
+        doubts.append("the share's rows and the rows it is taken of are not told apart")   # "among X, what share Y"
     for ask in spec.asks:
         if ask.stat == "chi2" and any(f.column in (ask.column, ask.second) for f in spec.filters):
             doubts.append(f"{ask.column} or {ask.second} is both tested and filtered (a derived indicator?)")

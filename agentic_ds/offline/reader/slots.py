@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.constraints import SLOT
-from agentic_ds.offline.reader.mentions import tokenize, words
+from agentic_ds.offline.reader.mentions import Token, number, tokenize, words
 from agentic_ds.offline.reader.vocabulary import FAMILIES as _FAMILIES
 from agentic_ds.offline.reader.vocabulary import (
     NEGATIONS,
@@ -26,6 +26,7 @@ from agentic_ds.offline.reader.vocabulary import ONE_COLUMN_STATS as _ONE_COLUMN
 from agentic_ds.offline.reader.vocabulary import SLOT_STATS as _STAT_WORDS
 
 RULE_CHARS = 160            # how far after a yes/no slot its rule ("(yes if independence is not rejected)") is read
+RULE_TOKENS = 30
 
 
 def verdict_slots(text: str) -> dict[str, str]:
@@ -43,6 +44,19 @@ def verdict_slots(text: str) -> dict[str, str]:
         read = _verdict(_clause(rule[lead + 2:])) if lead is not None else ""
         found[match.group(1)] = read or _verdict(match.group(1).lower().split("_"))
     return found
+
+
+def verdict_rules(tokens: Sequence[Token]) -> list[tuple[int, int, float | None]]:
+    """(start, end, alpha) of each "yes if/when ..." rule in the tokens: the rule's words are read with its slot;
+    "yes when the p-value is below 0.01" also names the significance level."""
+    rules = []
+    for i in range(len(tokens) - 1):
+        if tokens[i].low in ("yes", "true") and tokens[i + 1].low in ("if", "when"):
+            end = i + 2 + len(_clause([t.low for t in tokens[i + 2: i + 2 + RULE_TOKENS]]))
+            signs = [j for j in range(i + 2, end) if tokens[j].low in VERDICT_SIGNS]
+            level = next((number(t.text) for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
+            rules.append((i, end, level))
+    return rules
 
 
 def _clause(rule: list[str]) -> list[str]:

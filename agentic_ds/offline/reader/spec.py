@@ -29,8 +29,9 @@ from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sente
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
 from agentic_ds.offline.reader.periods import periods, year_ranges
-from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict_slots
+from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict_rules, verdict_slots
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
+from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
 from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
 from agentic_ds.offline.reader.vocabulary import LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
@@ -151,6 +152,10 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     taken = set(constraints.taken)
     for derived in spec.derived:
         taken |= set(range(derived.start, derived.end))
+    for start, end, level in verdict_rules(tokens):         # "(yes if p < 0.01)": read with its yes/no slot
+        taken |= set(range(start, end))
+        if constraints.alpha is None and level is not None and 0 < level <= 0.5:
+            constraints.alpha = level
     spec.dropna, span = missing_rows(tokens, mentions)
     if span:
         taken |= set(range(*span))
@@ -208,7 +213,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
                         f"{len(profile.files)} files of its inputs)")
     per_row = nouns | {words_of(c.name) for f in files for c in f.columns if f.rows and c.distinct == f.rows}
     said_again = restated(tokens, spec.filters, per_row)
-    measures = {name for name in kinds if reader.numeric(name) and not reader.groupable(name)}
+    measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
+                and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures)
     return spec
 

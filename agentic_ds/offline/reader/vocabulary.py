@@ -208,7 +208,7 @@ DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", 
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
 TEST_TALK = frozenset("""significant significantly significance difference differences differ differs different
     independent independence equal equality reject rejected normal normally distributed rank against versus vs
-    yates continuity correction tukey tukey's fences two-sided two-tailed""".split())
+    yates continuity correction tukey tukey's fences two-sided two-tailed associated association related""".split())
 # Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
