@@ -105,13 +105,6 @@ class AskReader:
     def use(self, start: int, end: int) -> None:
         self.used |= set(range(start, end))
 
-    def use_column(self, name: str, near: int) -> None:
-        """Mark the mention of column `name` closest to position `near` as read."""
-        found = [m for m in self.mentions if m.column == name]
-        if found:
-            mention = min(found, key=lambda m: abs(m.start - near))
-            self.use(mention.start, mention.end)
-
     def near(self, start: int, end: int) -> list[Mention]:
         """Mentions starting at positions start..end (inclusive)."""
         return [self.starting[p] for p in range(start, end + 1) if p in self.starting]

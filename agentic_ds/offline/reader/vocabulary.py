@@ -167,7 +167,6 @@ SKIP_IN_NAMES = frozenset({"of", "the", "a", "an"})          # may sit inside a 
 # Words that name no column on their own, even when a column's name contains them ("co2_per_capita").
 NOT_ALONE = frozenset("""a an the of per by for in on at to and or is are was were what which how many much does do
     did with vs versus each every all any value values column columns data dataset row rows number""".split())
-CODE_NAME_WORDS = ("id", "key", "code", "uuid")
 DISTINCT_WORDS = frozenset("distinct unique different separate".split())
 NOT_NOUNS = DISTINCT_WORDS | frozenset("of the a an total times".split())
 
