@@ -108,3 +108,54 @@ async def test_a_question_it_cannot_read_is_never_completed_and_says_why(tmp_pat
     assert not any(a["answered"] for a in record["final_answer"]["asks"])
     report = (outcome.workspace.root / "report.md").read_text()
     assert "could not read this question with confidence" in report and "'rise'" in report
+
+
+def _anova(frame: pd.DataFrame) -> tuple[float, float]:
+    from scipy import stats
+
+    groups = [g["performance_score"].dropna() for _, g in frame.groupby("department")]
+    result = stats.f_oneway(*groups)
+    return float(result.statistic), float(result.pvalue)
+
+
+def _chi2(frame: pd.DataFrame) -> tuple[float, float]:
+    from scipy import stats
+
+    chi2, p, _dof, _expected = stats.chi2_contingency(pd.crosstab(frame["department"], frame["city"]))
+    return float(chi2), float(p)
+
+
+def _student(frame: pd.DataFrame) -> tuple[float, float]:
+    from scipy import stats
+
+    result = stats.ttest_ind(frame.loc[frame.passed == 1, "study_hours"], frame.loc[frame.passed == 0, "study_hours"],
+                             equal_var=True)
+    return float(result.statistic), float(result.pvalue)
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize(
+    ("data", "task", "expected"),
+    [
+        ("employees.csv", "One-way ANOVA of performance_score across department (missing values dropped): give "
+         "@F[value] and @differ[yes/no].", lambda f: ("F", "differ", *_anova(f), "yes if p < 0.05")),
+        ("employees.csv", "Chi-square test of independence between department and city: @chi2[value] and "
+         "@independent[yes/no] (yes if independence is not rejected at alpha = 0.05).",
+         lambda f: ("chi2", "independent", *_chi2(f), "yes if p >= 0.05")),
+        ("students.csv", "Student's t-test (equal variances assumed) of study_hours between students who passed "
+         "(passed = 1) and those who did not (passed = 0): @t[value] and @significant[yes/no].",
+         lambda f: ("t", "significant", *_student(f), "yes if p < 0.05")),
+    ],
+)
+async def test_a_test_with_a_yes_no_verdict_is_answered_as_scipy_answers_it(tmp_path, data, task, expected):
+    """A yes/no slot gets the verdict its rule defines, 'missing values dropped' drops rows missing a column the
+    test uses (performance_score, not bonus), and Student's t-test is pooled with the groups in the order named."""
+    frame = pd.read_csv(EVAL / "data" / data)
+    statistic_slot, verdict_slot, statistic, p, rule = expected(frame)
+    outcome = await execute_run(make_request(tmp_path, task, [EVAL / "data" / data], mode="simple"))
+    assert outcome.status == "completed", outcome.reason
+    answer = json.loads((outcome.workspace.root / "run.json").read_text())["final_answer"]["answer"]
+    got = re.search(rf"@{statistic_slot}\[(-?[\d.]+)\]", answer)
+    assert got and abs(float(got.group(1)) - statistic) <= 5e-4 * abs(statistic) + 1e-4, (statistic, answer)
+    yes = p < 0.05 if rule.startswith("yes if p <") else p >= 0.05
+    assert f"@{verdict_slot}[{'yes' if yes else 'no'}]" in answer, (p, answer)

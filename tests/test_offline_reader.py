@@ -172,7 +172,7 @@ def test_questions_are_read_into_asks_and_filters(profiles, data, task, asks, fi
 
 def test_an_ignore_missing_constraint_filters_rows_and_never_replaces_the_statistic(profiles):
     spec = build_spec("What is the mean bonus, ignoring rows with missing values?", profiles["emp"])
-    assert asks_of(spec) == [("mean", "bonus", "", "", "")] and spec.dropna == "all"
+    assert asks_of(spec) == [("mean", "bonus", "", "", "")] and spec.dropna == "used"
     counted = build_spec("How many missing values does bonus have?", profiles["emp"])
     assert asks_of(counted) == [("missing", "bonus", "", "", "")] and counted.dropna is None
 
@@ -321,3 +321,73 @@ def test_signs_and_spans_of_years_select_rows(profiles):
     assert filters_of(negative) == [("bonus", "<", 0.0)] and not negative.doubts
     span = build_spec("What is the mean signup_year of customers over 2019-2021?", profiles["shop"])
     assert filters_of(span) == [("signup_year", ">=", 2019), ("signup_year", "<=", 2021)] and not span.doubts
+
+
+@pytest.mark.parametrize(
+    ("task", "slots"),
+    [
+        ("Chi-square test of department against city: @chi2[value] and @unrelated[yes/no] (yes when the p-value is "
+         "above 0.05).", {"statistic": "chi2", "holds": "unrelated"}),
+        ("Is city associated with department (chi-square)? Give @associated[yes/no].", {"significant": "associated"}),
+        ("Chi-square test of department and city: @verdict[yes/no], yes if the independence is rejected.",
+         {"significant": "verdict"}),
+        ("Levene test of salary across department: @same_spread[yes/no] (yes if equal variances are not rejected).",
+         {"holds": "same_spread"}),
+    ],
+)
+def test_a_yes_no_slot_is_the_verdict_its_rule_or_name_defines(profiles, task, slots):
+    spec = build_spec(task, profiles["emp"])
+    assert spec.asks[0].slots == slots and spec.confident, spec.doubts
+
+
+def test_a_yes_no_slot_whose_meaning_is_not_read_keeps_the_reading_from_confidence(profiles):
+    reading = read_question("Chi-square test of department and city: @chi2[value] and @flag[yes/no].",
+                            profiles["emp"])
+    assert reading.kind != "direct" and "@flag" in reading.why_unread()
+
+
+def test_dropping_missing_values_means_in_the_columns_used_unless_any_column_is_said(profiles):
+    anova = build_spec("One-way ANOVA of performance_score across department, missing values dropped.",
+                       profiles["emp"])
+    assert asks_of(anova) == [("anova", "performance_score", "", "department", "")] and anova.dropna == "used"
+    assert anova.confident, anova.doubts
+    listwise = build_spec("After removing rows with a missing value in any column, what is the mean salary?",
+                          profiles["emp"])
+    assert listwise.dropna == "all" and listwise.confident, listwise.doubts
+
+
+@pytest.mark.parametrize("method", ["Student's t-test", "a t-test with equal variances assumed", "a pooled t-test"])
+def test_students_t_test_is_the_pooled_test_with_the_groups_in_the_order_named(profiles, method):
+    spec = build_spec(f"Using {method}, compare study_hours between students who passed (passed = 1) and those "
+                      "who did not (passed = 0): @t[value] @p[value].", profiles["stu"])
+    assert asks_of(spec) == [("ttest", "study_hours", "", "passed", "")] and spec.confident, spec.doubts
+    assert spec.asks[0].params["method"] == "student" and spec.asks[0].params["levels"] == ["1", "0"]
+    welch = build_spec("T-test of study_hours between passed = 0 and passed = 1 with unequal variances: @t[value]",
+                       profiles["stu"])
+    assert welch.asks[0].params.get("method") is None and welch.asks[0].params["levels"] == ["0", "1"]
+
+
+@pytest.mark.parametrize(
+    ("task", "doubt"),
+    [
+        ("Regress salary on age and years_experience: what is the slope?", "years_experience"),
+        ("Mann-Whitney test of salary between remote and office staff: @u[value]", "@u"),
+        ("Among employees in Sales, what share earn over 80000?", "told apart"),
+        ("What is the adjusted R-squared of salary regressed on age?", "'adjusted'"),
+        ("What is the standard error of the mean salary?", "'error'"),
+        ("What is the geometric mean of salary?", "'geometric'"),
+        ("One-sided Welch t-test of salary between remote and office staff: give the p-value.", "'one-sided'"),
+    ],
+)
+def test_what_the_reader_did_not_use_keeps_the_reading_from_confidence(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+def test_a_proportion_is_out_of_one_and_yates_correction_can_be_turned_off(profiles):
+    share = build_spec("What proportion of students passed? Give a number between 0 and 1.", profiles["stu"])
+    assert asks_of(share) == [("percent", "passed", "", "", "")] and share.asks[0].params["scale"] == "fraction"
+    assert share.confident, share.doubts
+    chi2 = build_spec("Chi-square test of gender and class without Yates' correction: @chi2[value]", profiles["stu"])
+    assert asks_of(chi2) == [("chi2", "gender", "class", "", "")] and chi2.asks[0].params["correction"] is False
+    assert chi2.confident, chi2.doubts

@@ -30,11 +30,6 @@ def is_groupable(column: ColumnProfile) -> bool:
     return column.kind in GROUP_KINDS and (column.distinct is None or 2 <= column.distinct <= MAX_GROUPS)
 
 
-def top_names(column: ColumnProfile) -> tuple[str, ...]:
-    """The most frequent values as text, most frequent first."""
-    return tuple(str(value) for value, _count in column.top_values)
-
-
 def is_unique_key(data: FileProfile, column: ColumnProfile) -> bool:
     """One row per value: the column identifies the rows of its file (a join key on that side)."""
     if not data.rows or column.distinct is None:

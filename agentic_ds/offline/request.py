@@ -151,17 +151,6 @@ def _attach(pending: dict[str, ToolExchange], exchanges: list[ToolExchange], res
         exchange.response = payload
 
 
-def tool_text(response: dict[str, Any] | None) -> str:
-    """The main text a file tool returned, whatever key the tool uses for it."""
-    if not response:
-        return ""
-    for key in ("content", "text", "result", "output", "data"):
-        value = response.get(key)
-        if isinstance(value, str):
-            return value
-    return json.dumps(response, default=str)
-
-
 def tool_json(response: dict[str, Any] | None) -> Any:
     """Parse the JSON document a `read_file` returned; None when it was not JSON (or failed).
 

@@ -105,13 +105,6 @@ class AskReader:
     def use(self, start: int, end: int) -> None:
         self.used |= set(range(start, end))
 
-    def use_column(self, name: str, near: int) -> None:
-        """Mark the mention of column `name` closest to position `near` as read."""
-        found = [m for m in self.mentions if m.column == name]
-        if found:
-            mention = min(found, key=lambda m: abs(m.start - near))
-            self.use(mention.start, mention.end)
-
     def near(self, start: int, end: int) -> list[Mention]:
         """Mentions starting at positions start..end (inclusive)."""
         return [self.starting[p] for p in range(start, end + 1) if p in self.starting]
@@ -300,14 +293,27 @@ class AskReader:
             params["ddof"] = self.constraints.ddof
         column = self.column_for(hit.position, sentence, self.suits(hit.stat))
         self.use(hit.position, hit.position + hit.width)
+        if hit.stat == "percent" and self._fraction(hit.position):
+            params["scale"] = "fraction"
         if hit.stat == "percent" and not column:
             # "the share of employees whose salary exceeds 80000": the rows the filters keep, out of all rows
-            return Ask("percent_rows", "", position=hit.position, sentence=sentence)
+            return Ask("percent_rows", "", params=params, position=hit.position, sentence=sentence)
         if hit.stat == "percentile":     # the word "percentiles" after the ranks
             end = next((j for j in range(hit.position, min(len(self.tokens), hit.position + 6))
                         if ONE_WORD_STATS.get(self.tokens[j].low) == "percentile"), hit.position)
             self.use(hit.position, end + 1)
         return Ask(hit.stat, column, params=params, position=hit.position, sentence=sentence)
+
+    def _fraction(self, at: int) -> bool:
+        """"What proportion ...", "as a number between 0 and 1": a share out of 1, not a percentage."""
+        said = [t.low for t in self.tokens]
+        if any(w in ("percent", "percentage", "%") for w in said):
+            return False
+        for i in range(len(said) - 3):
+            if said[i: i + 4] in (["between", "0", "and", "1"], ["from", "0", "to", "1"]):
+                self.use(i, i + 4)
+                return True
+        return said[at] in ("proportion", "fraction")
 
     def _count(self, hit: Hit, sentence: int) -> Ask:
         """Count rows unless the question says otherwise.

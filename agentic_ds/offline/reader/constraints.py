@@ -17,6 +17,7 @@ from agentic_ds.offline.reader.vocabulary import (
     DECIMAL_WORDS,
     EACH_WORDS,
     METHOD_WORDS,
+    NEGATIONS,
     NUMBER_WORDS,
     ROUND_WORDS,
     RULE_FILLERS,
@@ -60,6 +61,17 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ("integer", "whole") and i >= 1 and tokens[i - 1].low == "nearest":
             found.digits = 0
             found.taken |= set(range(max(0, i - 3), i + 2 if _next(tokens, i) == "number" else i + 1))
+        elif low == "student" and _next(tokens, i) in ("t", "t-test", "test", "ttest"):     # "Student's t-test"
+            found.methods.append("student")
+            found.positions.append(i)
+            found.taken.add(i)
+        elif low in ("yates", "yates'", "continuity") and NEGATIONS & {t.low for t in tokens[max(0, i - 3): i]}:
+            found.methods.append("no_correction")                  # "without Yates' correction"
+            start = max(j for j in range(max(0, i - 3), i) if tokens[j].low in NEGATIONS)
+            found.taken |= set(range(start, min(len(tokens), i + 2)))
+        elif low in ("equal", "unequal") and _next(tokens, i) in ("variances", "variance"):
+            found.methods.append("student" if low == "equal" and _previous(tokens, i) not in NEGATIONS else "welch")
+            found.taken |= {i, i + 1} | ({i + 2} if _next(tokens, i + 1) in ("assumed", "assume") else set())
         elif low in METHOD_WORDS:
             found.methods.append(METHOD_WORDS[low])
             found.positions.append(i)
@@ -97,6 +109,10 @@ def _absolute(tokens: Sequence[Token], i: int) -> bool:
 
 def _next(tokens: Sequence[Token], i: int) -> str:
     return tokens[i + 1].low if i + 1 < len(tokens) else ""
+
+
+def _previous(tokens: Sequence[Token], i: int) -> str:
+    return tokens[i - 1].low if i >= 1 else ""
 
 
 def _digits(token: Token) -> int | None:
@@ -149,6 +165,8 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
 def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     """"absolute z-score above 3", "|z| > 2.5"; 3 when no threshold is written."""
     found.taken.add(i)
+    if i and tokens[i - 1].low == "absolute":                   # "absolute z-score above 3"
+        found.taken.add(i - 1)
     if _absolute(tokens, i):
         found.taken |= {i - 1, i + 1}
     for j in range(i + 1, min(len(tokens), i + 6)):

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
 
 GROUP_TESTS = ("ttest", "mannwhitney", "anova", "levene")
+P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
-CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each"})
+CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
 MAX_LISTED = 5
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
@@ -44,8 +45,10 @@ def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token]
         if len(levels) < 2:
             continue
         several = sum(f.op == "==" for f in group_filters) >= 2
+        # a test whose groups were not named by value takes these, in the order the question names them
         takers = [a for a in asks if not a.group and (a.stat in GROUP_TESTS
-                                                       or a.stat in PER_GROUP_STATS and (several or contrast))]
+                                                       or a.stat in PER_GROUP_STATS and (several or contrast))
+                  or a.group and a.stat in GROUP_TESTS and not a.params.get("levels")]
         if not takers:
             continue
         for ask in takers:
@@ -78,8 +81,9 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
 
 
 def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: set[int],
-              spec: QuestionSpec) -> list[str]:
-    """What keeps the reading of `spec` from confidence, one phrase each; [] when it was read whole."""
+              spec: QuestionSpec, measures: set[str]) -> list[str]:
+    """What keeps the reading of `spec` from confidence, one phrase each; [] when it was read whole. `measures`
+    are the numeric columns that name no groups: one the question names must be used."""
     exact = {p for m in mentions if m.exact for p in range(m.start, m.end)}
     # "the mean for the first quarter as @infl_q1[...]": an ordinal before a column whose groups the slots name
     slotted = {a.group for a in spec.asks if a.group and any(p.startswith("group:") for p in a.slots)}
@@ -110,12 +114,23 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
             doubts.append(f"the groups of the {ask.stat} of {ask.column} are not named")
         if ask.stat in ("pearson", "spearman", "kendall", "linreg", "chi2", "paired") and not ask.second:
             doubts.append(f"the {ask.stat} needs two columns")
+    fixed = {f.column for f in spec.filters if f.op == "=="}
+    if any(a.stat == "percent_rows" for a in spec.asks) and len({f.column for f in spec.filters}) > 1:
+        doubts.append("the share's rows and the rows it is taken of are not told apart")   # "among X, what share Y"
     for ask in spec.asks:
         if ask.stat == "chi2" and any(f.column in (ask.column, ask.second) for f in spec.filters):
             doubts.append(f"{ask.column} or {ask.second} is both tested and filtered (a derived indicator?)")
+        if ask.stat in P_VALUED and "value" in ask.slots:   # "@U[value]": the slot names no part of the test
+            doubts.append(f"the slot @{ask.slots['value']} names no output of the {ask.stat} test")
+        if ask.column in fixed and not ask.group and ask.stat != "chi2":    # "what share has GRADE = 1": a filter?
+            doubts.append(f"the {ask.stat} of {ask.column} is asked of rows where {ask.column} has one value")
     phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
     if phrases:
         doubts.append(f"the phrase(s) {_listed(phrases)} ask for what the offline model does not compute")
+    touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
+    idle = [m.column for m in mentions if m.exact and m.column in measures and m.column not in touched]
+    if idle:            # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
+        doubts.append(f"the column(s) {_listed(idle)} are named but not used")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")

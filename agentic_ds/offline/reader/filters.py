@@ -223,8 +223,9 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
 
 
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[Any, tuple[int, int] | None]:
-    """("all" | [columns] | None, consumed span) for "ignoring rows with missing values", "missing values dropped",
-    "(rows with missing sex or mass excluded)", "complete rows", "with no missing value in any column"."""
+    """("all" | "used" | [columns] | None, consumed span) for "ignoring rows with missing values" (in the columns
+    used), "missing values dropped", "(rows with missing sex or mass excluded)", "complete rows", "with no missing
+    value in any column"."""
     for i, token in enumerate(tokens):
         if token.low == "non-missing":
             return "used", (i, i + 1)
@@ -240,7 +241,12 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
             continue
         low, high = min(i, drop), max(i, drop)
         inside = [m.column for m in mentions if low < m.start and m.end <= high]
-        return (inside or "all"), (low, max(high + 1, _after_missing(tokens, i)))
+        end = max(high + 1, _after_missing(tokens, i))
+        anywhere = [j for j in range(max(0, low - 3), min(len(tokens), end + 3)) if tokens[j].low == "any"]
+        if anywhere:                                 # "rows with a missing value in any column dropped"
+            return "all", (min(low, *anywhere), max(end, anywhere[-1] + 1))
+        # "missing values dropped": in the columns the analysis uses, not listwise over the whole table
+        return (inside or "used"), (low, end)
     return None, None
 
 

@@ -1,8 +1,9 @@
 """Bind the `@name[value]` slots of a task to the asks and outputs that fill them.
 
 `@mean_salary` and `@std_salary` go to the mean and standard-deviation asks, `@p_value` to the p-value of a
-test, `@normal` to a normality verdict, `@department` to the arg-max ask over departments; a slot that names
-no statistic takes the next ask still without one.
+test, `@department` to the arg-max ask over departments; a slot that names no statistic takes the next ask still
+without one. A yes/no slot (`@independent[yes/no]`) is a test's verdict, read from its rule ("yes if p < 0.05")
+or its name; one whose meaning cannot be read stays unbound, so the question is not read with confidence.
 """
 
 from __future__ import annotations
@@ -10,11 +11,76 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from agentic_ds.offline.reader.asks import Ask
-from agentic_ds.offline.reader.mentions import words
+from agentic_ds.offline.reader.constraints import SLOT
+from agentic_ds.offline.reader.mentions import Token, number, tokenize, words
 from agentic_ds.offline.reader.vocabulary import FAMILIES as _FAMILIES
-from agentic_ds.offline.reader.vocabulary import NORMALITY_TESTS, SLOT_PARTS, TESTS
+from agentic_ds.offline.reader.vocabulary import (
+    NEGATIONS,
+    NORMALITY_TESTS,
+    SLOT_PARTS,
+    TESTS,
+    VERDICT_SIGNS,
+    VERDICT_WORDS,
+)
 from agentic_ds.offline.reader.vocabulary import ONE_COLUMN_STATS as _ONE_COLUMN
 from agentic_ds.offline.reader.vocabulary import SLOT_STATS as _STAT_WORDS
+
+RULE_CHARS = 160            # how far after a yes/no slot its rule ("(yes if independence is not rejected)") is read
+RULE_TOKENS = 30
+
+
+def verdict_slots(text: str) -> dict[str, str]:
+    """The yes/no slots of a task, each to the verdict it asks: "significant" (yes when p < alpha), "holds" (yes
+    when the null stands) or "" when neither its rule nor its name says which."""
+    found: dict[str, str] = {}
+    for match in SLOT.finditer(text):
+        inside = {t.low for t in tokenize(match.group(2))}
+        if not ({"yes", "no"} <= inside or {"true", "false"} <= inside):
+            continue
+        after = text[match.end(): match.end() + RULE_CHARS].split("@")[0]
+        rule = [t.low for t in tokenize(match.group(2) + " " + after)]
+        lead = next((i for i, w in enumerate(rule[:-1]) if w in ("yes", "true") and rule[i + 1] in ("if", "when")),
+                    None)
+        read = _verdict(_clause(rule[lead + 2:])) if lead is not None else ""
+        found[match.group(1)] = read or _verdict(match.group(1).lower().split("_"))
+    return found
+
+
+def verdict_rules(tokens: Sequence[Token]) -> list[tuple[int, int, float | None]]:
+    """(start, end, alpha) of each "yes if/when ..." rule in the tokens: the rule's words are read with its slot;
+    "yes when the p-value is below 0.01" also names the significance level."""
+    rules = []
+    for i in range(len(tokens) - 1):
+        if tokens[i].low in ("yes", "true") and tokens[i + 1].low in ("if", "when"):
+            end = i + 2 + len(_clause([t.low for t in tokens[i + 2: i + 2 + RULE_TOKENS]]))
+            signs = [j for j in range(i + 2, end) if tokens[j].low in VERDICT_SIGNS]
+            level = next((number(t.text) for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
+            rules.append((i, end, level))
+    return rules
+
+
+def _clause(rule: list[str]) -> list[str]:
+    """The words of a rule up to where it ends (a bracket, a sentence end, "and no ...")."""
+    end = next((i for i, w in enumerate(rule) if w in (")", ".", ";", ",", "otherwise", "else")), len(rule))
+    return rule[:end]
+
+
+def _verdict(rule_words: list[str]) -> str:
+    """What "yes" means in these words: a comparison of p with alpha, else a word of a verdict, flipped by each
+    negation."""
+    sign = next((VERDICT_SIGNS[w] for w in rule_words if w in VERDICT_SIGNS), "")
+    rejected = any(w in ("reject", "rejected", "rejects") for w in rule_words)   # "normality is not rejected"
+    read = sign or ("significant" if rejected else next((VERDICT_WORDS[w] for w in rule_words if w in VERDICT_WORDS),
+                                                         ""))
+    if not read or sign:
+        return read
+    flips = sum(w in NEGATIONS for w in rule_words) % 2
+    return {"significant": "holds", "holds": "significant"}[read] if flips else read
+
+
+def part_of(slot: str, verdicts: Mapping[str, str]) -> str:
+    """Which output a slot wants: its verdict when it is a yes/no slot (maybe "", none), else `slot_part`."""
+    return verdicts[slot] if slot in verdicts else slot_part(slot)
 
 
 def slot_part(slot: str) -> str:
@@ -43,13 +109,14 @@ def _stat_of_slot(slot: str) -> str:
     return ""
 
 
-def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[[str], str]) -> list[Ask]:
+def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[[str], str],
+                    verdicts: Mapping[str, str]) -> list[Ask]:
     """Slots that name a one-column statistic no ask has ("Give @std_price[value] for salary") add that ask, on
     the column the slot names, else the question's main numeric column (`column_for` decides)."""
     have = {_family(a.stat) for a in asks}
     added = []
     for slot in slots:
-        stat = _stat_of_slot(slot) if slot_part(slot) == "value" else ""
+        stat = _stat_of_slot(slot) if part_of(slot, verdicts) == "value" else ""
         if stat in _ONE_COLUMN and stat not in have:
             column = column_for(slot)
             if column:
@@ -58,15 +125,18 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
     return asks + added
 
 
-def bind_slots(slots: Sequence[str], asks: list[Ask], levels: Mapping[str, Sequence[str]] | None = None) -> list[Ask]:
+def bind_slots(slots: Sequence[str], asks: list[Ask], levels: Mapping[str, Sequence[str]] | None = None,
+               verdicts: Mapping[str, str] | None = None) -> list[Ask]:
     """Set `ask.slots`; when the task has slots, asks none of them names are dropped (words like "mean" in
     "a normal with the sample mean" are part of a method, not extra answers). A slot naming one level of a
     per-group ask's groups (`@mean_salary_engineering`) takes that group's value; `levels` lists them."""
     if not slots or not asks:
         return asks
     for slot in slots:
-        part = slot_part(slot)
-        grouped = _group_slot(slot, asks, levels or {})
+        part = part_of(slot, verdicts or {})
+        if not part:
+            continue                                    # a yes/no slot whose meaning was not read: left unbound
+        grouped = _group_slot(slot, asks, levels or {}) if part not in ("significant", "holds") else None
         if grouped is not None:
             ask, level = grouped
             ask.slots[f"group:{level}"] = slot
@@ -112,7 +182,7 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         free = [a for a in free if a.stat in TESTS] or free
     elif part == "normal":
         free = [a for a in free if a.stat in NORMALITY_TESTS]
-    elif part in ("significant", "slope", "intercept", "r2", "dof"):
+    elif part in ("significant", "holds", "slope", "intercept", "r2", "dof"):
         free = [a for a in free if a.stat in TESTS]
     if not free:
         return None

@@ -29,8 +29,9 @@ from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sente
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
 from agentic_ds.offline.reader.periods import periods, year_ranges
-from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots
+from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict_rules, verdict_slots
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
+from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
 from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
 from agentic_ds.offline.reader.vocabulary import LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
@@ -86,7 +87,9 @@ class QuestionSpec:
         if self.filters:
             text += " on the rows where " + " and ".join(f"`{f.text()}`" for f in self.filters)
         if self.dropna:
-            text += ", dropping rows with missing values" + ("" if self.dropna == "all" else f" in {self.dropna}")
+            where = {"all": " in any column", "used": " in the columns used"}.get(str(self.dropna),
+                                                                                  f" in {self.dropna}")
+            text += ", dropping rows with missing values" + where
         text += ", from " + ", ".join(f"`{p}`" for p in self.files)
         if self.joins:
             text += " (joined on " + ", ".join(f"`{j.key}`" for j in self.joins) + ")"
@@ -149,6 +152,10 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     taken = set(constraints.taken)
     for derived in spec.derived:
         taken |= set(range(derived.start, derived.end))
+    for start, end, level in verdict_rules(tokens):         # "(yes if p < 0.01)": read with its yes/no slot
+        taken |= set(range(start, end))
+        if constraints.alpha is None and level is not None and 0 < level <= 0.5:
+            constraints.alpha = level
     spec.dropna, span = missing_rows(tokens, mentions)
     if span:
         taken |= set(range(*span))
@@ -186,7 +193,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     values = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
     asks = reader.read()
     spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
-    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column), values)
+    verdicts = verdict_slots(focus)
+    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column, verdicts), values, verdicts)
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     for found in boolean_flags(tokens, mentions, columns, taken, used):
         spec.filters.append(found)
@@ -205,7 +213,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
                         f"{len(profile.files)} files of its inputs)")
     per_row = nouns | {words_of(c.name) for f in files for c in f.columns if f.rows and c.distinct == f.rows}
     said_again = restated(tokens, spec.filters, per_row)
-    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec)
+    measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
+                and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
+    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures)
     return spec
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from agentic_ds.offline.reader.asks import Ask, AskReader
     from agentic_ds.offline.reader.hits import Hit
 
+MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
 
 
@@ -165,7 +166,8 @@ def _column_and_group(reader: AskReader, hit: Hit, sentence: int) -> tuple[str, 
     measured = lambda n: reader.numeric(n) and not reader.groupable(n)  # noqa: E731
     column = reader.column_for(hit.position, sentence, measured) or reader.column_for(hit.position, sentence,
                                                                                       reader.numeric)
-    fits = lambda n: reader.groupable(n) and n != column  # noqa: E731
+    few = lambda n: (reader.levels.get(n) or 0) <= MAX_TEST_GROUPS  # noqa: E731 (an id groups nothing)
+    fits = lambda n: reader.groupable(n) and n != column and few(n)  # noqa: E731
     return column, reader.column_for(hit.position, sentence, fits) if column else ""
 
 
@@ -186,8 +188,9 @@ def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     columns = reader.columns_for(hit.position, sentence, 2, reader.groupable)
     if len(columns) < 2:
         return None
-    return Ask("chi2", columns[0], columns[1], params={"alpha": reader.constraints.alpha}, position=hit.position,
-               sentence=sentence)
+    uncorrected = reader.constraints.method("no_correction")
+    params = {"alpha": reader.constraints.alpha, "correction": False if uncorrected else None}
+    return Ask("chi2", columns[0], columns[1], params=params, position=hit.position, sentence=sentence)
 
 
 def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:

@@ -73,8 +73,8 @@ METHOD_WORDS = {
     "shapiro": "shapiro", "shapiro-wilk": "shapiro", "d'agostino": "dagostino", "d'agostino's": "dagostino",
     "dagostino": "dagostino", "k-squared": "dagostino", "normaltest": "dagostino", "kolmogorov": "ks",
     "kolmogorov-smirnov": "ks", "ks": "ks", "k-s": "ks", "welch": "welch", "welch's": "welch",
-    "student's": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney", "wilcoxon": "mannwhitney",
-    "paired": "paired",
+    "student's": "student", "pooled": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney",
+    "wilcoxon": "mannwhitney", "paired": "paired",
 }
 ORDINALS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -147,6 +147,16 @@ SLOT_PARTS = {"pvalue": "p_value", "statistic": "statistic", "stat": "statistic"
               "significant": "significant", "significance": "significant", "reject": "significant",
               "slope": "slope", "intercept": "intercept", "r2": "r2", "rsquared": "r2", "squared": "r2",
               "dof": "dof", "df": "dof"}
+# A yes/no answer slot ("@independent[yes/no]", "@reject[yes/no] (yes if p < 0.05)"): what "yes" says of a test.
+# "significant": yes when p < alpha; "holds": yes when the null stands (p >= alpha); a negation flips it.
+VERDICT_WORDS = {**dict.fromkeys("""significant significance significantly reject rejected rejects differ differs
+    different difference dependent dependence associated association related correlated""".split(), "significant"),
+    **dict.fromkeys("""independent independence normal normality normally equal same homogeneous consistent
+    similar""".split(), "holds")}
+VERDICT_SIGNS = {"<": "significant", "<=": "significant", "below": "significant", "less": "significant",
+                 "smaller": "significant", "under": "significant", ">": "holds", ">=": "holds", "above": "holds",
+                 "greater": "holds", "exceeds": "holds"}
+NEGATIONS = frozenset({"not", "no", "fail", "fails", "failed", "cannot", "isn't", "doesn't", "non", "without"})
 FAMILIES = {"pearson": "corr", "spearman": "corr", "kendall": "corr", "outliers_iqr": "outliers",
             "outliers_z": "outliers"}
 ONE_COLUMN_STATS = frozenset({"mean", "median", "std", "var", "min", "max", "sum", "skew", "kurtosis", "range", "iqr",
@@ -157,7 +167,6 @@ SKIP_IN_NAMES = frozenset({"of", "the", "a", "an"})          # may sit inside a 
 # Words that name no column on their own, even when a column's name contains them ("co2_per_capita").
 NOT_ALONE = frozenset("""a an the of per by for in on at to and or is are was were what which how many much does do
     did with vs versus each every all any value values column columns data dataset row rows number""".split())
-CODE_NAME_WORDS = ("id", "key", "code", "uuid")
 DISTINCT_WORDS = frozenset("distinct unique different separate".split())
 NOT_NOUNS = DISTINCT_WORDS | frozenset("of the a an total times".split())
 
@@ -191,13 +200,14 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
-    normalise normalize log logarithm""".split()))
+    normalise normalize log logarithm minus one-sided one-tailed adjusted error errors sem geometric harmonic trimmed
+    winsorized winsorised absolute decile deciles quintile quintiles origin""".split()))
 # Phrases that ask for something the readers do not compute, even when each word of them is harmless.
 DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
 TEST_TALK = frozenset("""significant significantly significance difference differences differ differs different
     independent independence equal equality reject rejected normal normally distributed rank against versus vs
-    yates continuity correction tukey tukey's fences""".split())
+    yates continuity correction tukey tukey's fences two-sided two-tailed associated association related""".split())
 # Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
