@@ -31,6 +31,8 @@ PARSED_PLAN = "parsed_plan"            # plan_parser's raw structured output
 PLAN_APPROVAL = "plan_approval"        # schema.PlanApproval: the plan waits for a person (--approve-plan)
 STAGES = "stages"                      # list[schema.StageRecord], as dicts
 CRITERIA = "criteria"                  # list[schema.CriterionRecord], as dicts
+# Per-stage keys: stages run at once, and each keeps these under `<key>@<stage id>` (`workflow/stage_scope.py`);
+# its agents read and write them under the plain names.
 CURRENT_STAGE = "current_stage"        # index into STAGES, or None
 STAGE_ATTEMPT = "stage_attempt"        # 1-based iteration of the implementation loop
 IMPL_SUMMARY = "impl_summary"          # coding_agent's final text for the current attempt
@@ -38,7 +40,9 @@ LAST_EXECUTION = "last_execution"      # ExecutionSummary of the coder's last ru
 CODE_REVIEW = "code_review"            # code_reviewer's critique of the current attempt
 IMPL_DECISION = "impl_decision"        # impl_confirmation's {exit, reason}
 CRITERIA_UPDATE = "criteria_update"    # criteria_checker's raw structured output
-CHECK_DUE = "check_due"                # a stage ended; the criteria check and reflection after it are still to run
+CHECK_DUE = "check_due"                # ids of the stages that ended, in that order, whose criteria check and
+                                       # reflection are still to run (True, in runs from before: the last one's)
+CHECKED_STAGE = "checked_stage"        # id of the stage whose check is under way (the reflector's latest stage)
 REFLECTION = "reflection"              # stage_reflector's raw structured output
 REPORT_TEXT = "report_text"            # summary_agent's report (also written to report.md)
 RUN_STATUS = "run_status"              # schema.RunStatus, decided by `evidence.status.decide` alone

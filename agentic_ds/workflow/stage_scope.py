@@ -1,0 +1,105 @@
+"""Per-stage state: stages under way at once each keep their own current stage, attempt, coder summary, review,
+last execution and decision, in the one session state every stage shares.
+
+The agents of a stage (its implementation loop, its tools, the prompts rendered for them) read and write these
+keys under their plain names, as they did when one stage ran at a time. A stage runs with a copy of the invocation
+context whose session shows the state through `StageState`: the per-stage keys map to `<key>@<stage id>`, every
+other key is the session's own. The events coming out of the stage get their `state_delta` renamed the same way
+(`scope_event`) before the Runner stores them, so each stage's values persist under their own names in session.db,
+by ADK's state_delta like every other change, and never collide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import Any
+
+from google.adk.agents import InvocationContext
+from google.adk.events import Event
+
+from agentic_ds import state as S
+from agentic_ds.agent_table import agent, children
+from agentic_ds.workflow.structured import error_key
+
+SEPARATOR = "@"
+
+
+def _per_stage_keys() -> frozenset[str]:
+    """The keys one stage's work writes: where it stands (stage, attempt), what each agent of the implementation loop
+    answers (and a structured agent's error), the loop's decision, and the last execution of its code."""
+    loop = agent("implementation_loop").loop
+    assert loop is not None
+    keys = {S.CURRENT_STAGE, S.LAST_EXECUTION, loop.decision_key, loop.round_key}
+    for name in children("implementation_loop", "orchestrated"):
+        entry = agent(name)
+        if entry.output_key:
+            keys.add(entry.output_key)
+        if entry.output_schema is not None:
+            keys.add(error_key(name))
+    return frozenset(keys)
+
+
+PER_STAGE = _per_stage_keys()
+
+
+def scoped(key: str, stage_id: str) -> str:
+    """The name `key` is stored under for stage `stage_id` (itself when it is not a per-stage key)."""
+    return f"{key}{SEPARATOR}{stage_id}" if key in PER_STAGE else key
+
+
+def scoped_delta(delta: Mapping[str, Any], stage_id: str) -> dict[str, Any]:
+    return {scoped(key, stage_id): value for key, value in delta.items()}
+
+
+def stage_of_key(key: str) -> tuple[str, str] | None:
+    """(plain key, stage id) of a per-stage key as stored, else None."""
+    base, sep, stage_id = key.partition(SEPARATOR)
+    return (base, stage_id) if sep and base in PER_STAGE else None
+
+
+class StageState(MutableMapping[str, Any]):
+    """Session state as one stage sees it: its own per-stage keys under their plain names, the rest shared."""
+
+    def __init__(self, session: Any, stage_id: str) -> None:
+        self.session = session            # the session the Runner stores events in (its state changes in place)
+        self.stage_id = stage_id
+
+    def __getitem__(self, key: str) -> Any:
+        return self.session.state[scoped(key, self.stage_id)]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.session.state[scoped(key, self.stage_id)] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.session.state[scoped(key, self.stage_id)]
+
+    def __iter__(self) -> Iterator[str]:
+        for key in list(self.session.state):
+            if key in PER_STAGE:
+                continue                   # the plain name is no stage's
+            found = stage_of_key(key)
+            if found is None:
+                yield key
+            elif found[1] == self.stage_id:
+                yield found[0]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def stage_context(ctx: InvocationContext, stage_id: str, branch: str) -> InvocationContext:
+    """A copy of `ctx` for stage `stage_id`: its own branch (its history apart from the other stages') and its own
+    view of the state. The session's events are the same list: the Runner's appends reach every view."""
+    session = ctx.session.model_copy(update={"state": StageState(ctx.session, stage_id)})
+    return ctx.model_copy(update={"branch": branch, "session": session})
+
+
+def scope_event(event: Event, stage_id: str) -> Event:
+    """`event` with the per-stage keys of its state_delta renamed for `stage_id` (in place: the dict may be held by
+    the context that wrote it, whose later reads go through `StageState` anyway)."""
+    delta = event.actions.state_delta if event.actions else None
+    if delta and any(key in PER_STAGE for key in delta):
+        renamed = scoped_delta(delta, stage_id)
+        delta.clear()
+        delta.update(renamed)
+    return event
