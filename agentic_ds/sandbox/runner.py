@@ -45,6 +45,7 @@ class _Stage:
     dir: Path
     figure_names: Iterator[str]
     kernel: SandboxKernel | None = None
+    starting: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class CodeRunner:
@@ -113,13 +114,17 @@ class CodeRunner:
     # -- execution ------------------------------------------------------------------------------
     async def run(self, code: str) -> CellResult:
         """Execute one cell in the current stage's kernel; never raises for what the code does."""
-        async with self._lock:
-            index = self._current_index()
-            stage = self._stages.get(index) if index is not None else None
-            if stage is None:
+        index = self._current_index()
+        stage = self._stages.get(index) if index is not None else None
+        if stage is None:
+            async with self._lock:
                 await self.begin_stage(0, "analysis")
-                stage = self._stages[0]
-            kernel = await self._ensure_kernel(stage)
+            stage = self._stages[0]
+        # A stage's kernel starts while other stages' cells run: only cells wait for each other.
+        async with stage.starting:
+            await self._ensure_kernel(stage)
+        async with self._lock:
+            kernel = await self._ensure_kernel(stage)   # the one just started (or a fresh one, were it stopped)
             cell_path, output_path = self.recorder.next_cell(code, stage.dir)
             before = self._snapshot()
             threads_before = kernel.thread_ids()

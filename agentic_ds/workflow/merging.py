@@ -12,7 +12,7 @@ free), which is what the stage orchestrator needs.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Hashable
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import Any
 
@@ -25,21 +25,21 @@ class EventMerger:
     """Producers by key; `next()` gives the next event of any of them, or the end of one."""
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[tuple[Hashable, Any, Any]] = asyncio.Queue()
-        self._tasks: dict[Hashable, asyncio.Task[None]] = {}
+        self._queue: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
         self._resume: asyncio.Event | None = None
 
     @property
-    def running(self) -> set[Hashable]:
+    def running(self) -> set[str]:
         """Keys of the producers whose end `next` has not given yet."""
         return set(self._tasks)
 
-    def start(self, key: Hashable, events: AsyncGenerator[Event, None]) -> None:
+    def start(self, key: str, events: AsyncGenerator[Event, None]) -> None:
         """Run `events` in a task of its own (with a copy of the current context: context variables it sets are
         its own)."""
         self._tasks[key] = asyncio.get_running_loop().create_task(self._pump(key, events))
 
-    async def _pump(self, key: Hashable, events: AsyncGenerator[Event, None]) -> None:
+    async def _pump(self, key: str, events: AsyncGenerator[Event, None]) -> None:
         error: BaseException | None = None
         try:
             async with aclosing(events):
@@ -52,7 +52,7 @@ class EventMerger:
         finally:
             self._queue.put_nowait((key, _ENDED, error))
 
-    async def next(self) -> tuple[Hashable, Event | None]:
+    async def next(self) -> tuple[str, Event | None]:
         """(key, event) of the next event, or (key, None) when that producer ended; a producer's exception is
         raised here. Call `passed_on()` once the event is passed on, to let its producer go on."""
         key, item, payload = await self._queue.get()

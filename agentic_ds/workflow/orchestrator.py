@@ -43,7 +43,7 @@ from agentic_ds.state import CriteriaUpdate, Reflection
 from agentic_ds.workflow import plan_state, stage_needs
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workflow.merging import EventMerger
-from agentic_ds.workflow.stage_scope import scope_event, scoped_delta, stage_context
+from agentic_ds.workflow.stage_scope import own_history, scope_event, scoped_delta, stage_context
 
 CHECK = "check"   # the merger's key of the check after a stage (stages are keyed by their ids)
 
@@ -55,7 +55,6 @@ class _Work:
     `lock`, so no change is built on a record another one is about to replace."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    checking: bool = False
 
 
 class StageOrchestrator(BaseAgent):
@@ -78,16 +77,18 @@ class StageOrchestrator(BaseAgent):
         stage_runs = sum(1 for stage in stages_in(state[S.STAGES]) if stage.status.finished)
         work = _Work()
         merger = EventMerger()
+        histories: dict[str, list[Event]] = {}   # each producer's own (`stage_scope.own_history`)
         starting_more = True
         try:
             while True:
                 if not _stopped(state) and not plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
                     due = due_checks(state)
                     if due and CHECK not in merger.running:
-                        work.checking = True
-                        merger.start(CHECK, self._check(ctx, checker, reflector, due[0], work))
+                        check_ctx = own_history(ctx)
+                        histories[CHECK] = check_ctx.session.events
+                        merger.start(CHECK, self._check(check_ctx, checker, reflector, due[0], work))
                     while starting_more:
-                        under_way = {str(key) for key in merger.running if key != CHECK}
+                        under_way = merger.running - {CHECK}
                         # One at a time (width 1) is the order of old: a stage, the check after it, the next stage.
                         if len(under_way) >= width or (width == 1 and (merger.running or due_checks(state))):
                             break
@@ -100,15 +101,19 @@ class StageOrchestrator(BaseAgent):
                             starting_more = False
                             break
                         stage_runs += 1
-                        merger.start(stages[ready[0]].id, self._run_stage(ctx, impl_loop, ready[0], work))
+                        stage = stages[ready[0]]
+                        stage_ctx = stage_context(ctx, stage.id, f"{ctx.branch or self.name}.{stage.id}")
+                        histories[stage.id] = stage_ctx.session.events
+                        merger.start(stage.id, self._run_stage(ctx, stage_ctx, impl_loop, ready[0], work))
                 if not merger.running:
                     break
                 key, event = await merger.next()
                 if event is None:
-                    if key == CHECK:
-                        work.checking = False
+                    histories.pop(key, None)
                     continue
                 yield event
+                if not event.partial:
+                    histories[key].append(event)   # the Runner stored it: the producer's own history has it too
                 merger.passed_on()
         finally:
             await merger.close()
@@ -159,7 +164,7 @@ class StageOrchestrator(BaseAgent):
             yield status_event(ctx, self.name, None, **{S.CHECK_DUE: left or None})
 
     async def _run_stage(
-        self, ctx: InvocationContext, impl_loop: BaseAgent, index: int, work: _Work
+        self, ctx: InvocationContext, stage_ctx: InvocationContext, impl_loop: BaseAgent, index: int, work: _Work
     ) -> AsyncGenerator[Event, None]:
         """Stage `index`, in a task of its own: its folder and kernel, its implementation loop on its own branch
         with its own per-stage state (`stage_scope`), its result."""
@@ -167,7 +172,6 @@ class StageOrchestrator(BaseAgent):
         services = self.services
         state = ctx.session.state
         stage = stages_in(state[S.STAGES])[index]
-        stage_ctx = stage_context(ctx, stage.id, f"{ctx.branch or self.name}.{stage.id}")
         async with work.lock:
             stage_dir = await services.code_runner.begin_stage(index, stage.title)
             rel_dir = services.workspace.rel(stage_dir)
@@ -190,7 +194,7 @@ class StageOrchestrator(BaseAgent):
                     }, stage.id),
                 },
             )
-        _forget_earlier_events(ctx, _live_branches(ctx, self.name, stage.id, work.checking))
+        _forget_earlier_events(ctx)
         try:
             async for event in impl_loop.run_async(stage_ctx):
                 yield scope_event(event, stage.id)
@@ -256,25 +260,14 @@ def due_checks(state: Any) -> list[str]:
     return []
 
 
-def _live_branches(ctx: InvocationContext, author: str, starting: str, checking: bool) -> set[str | None]:
-    """The branches whose events a stage that starts must not forget: the other stages under way, and the
-    orchestrator's own while a check runs on it."""
-    base = ctx.branch or author
-    live: set[str | None] = {f"{base}.{s.id}" for s in stages_in(ctx.session.state.get(S.STAGES))
-                             if s.status is StageStatus.RUNNING and s.id != starting}
-    if checking:
-        live.add(ctx.branch)
-    return live
-
-
-def _forget_earlier_events(ctx: InvocationContext, live: set[str | None]) -> None:
-    """Drop earlier events from the in-memory session at a stage's start, but those of the `live` branches (the
-    current turns of the stages and check under way); `session.db` keeps every one.
+def _forget_earlier_events(ctx: InvocationContext) -> None:
+    """Drop earlier events from the run's in-memory session at a stage's start; `session.db` keeps every one.
 
     Every agent's prompt is rendered from state and includes only its own current turn as history
     (`include_contents="none"`), so earlier events are never sent to a model - yet ADK scans the whole in-memory
     list on every model call (turn detection, branch filtering), which makes a long run quadratic. Keeping only
-    the user's messages bounds each call's cost by the current stage's events.
+    the user's messages bounds each call's cost; the stages and checks under way work on histories of their own
+    (`stage_scope.own_history`).
     """
     replace_session_events(ctx.session, [event for event in ctx.session.events if event.author == "user"])
 

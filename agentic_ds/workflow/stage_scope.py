@@ -88,10 +88,26 @@ class StageState(MutableMapping[str, Any]):
 
 
 def stage_context(ctx: InvocationContext, stage_id: str, branch: str) -> InvocationContext:
-    """A copy of `ctx` for stage `stage_id`: its own branch (its history apart from the other stages') and its own
-    view of the state. The session's events are the same list: the Runner's appends reach every view."""
-    session = ctx.session.model_copy(update={"state": StageState(ctx.session, stage_id)})
+    """A copy of `ctx` for stage `stage_id`: its own branch and view of the state, and its own history
+    (`own_history`)."""
+    session = ctx.session.model_copy(update={"state": StageState(ctx.session, stage_id),
+                                             "events": _user_events(ctx)})
     return ctx.model_copy(update={"branch": branch, "session": session})
+
+
+def own_history(ctx: InvocationContext) -> InvocationContext:
+    """A copy of `ctx` whose session holds only the user's messages, and then the events of the work run with it
+    (the orchestrator appends each one once the Runner stored it in the real session).
+
+    ADK finds an agent's current turn by going back through the session's events to the last one from the user or
+    another agent on its branch or a parent's; the orchestrator's branch is a parent of every stage's. With a
+    check and stages under way at once, each would cut the others' turns short: so each works on a history of its
+    own, as it would alone. `session.db` has every event, in the order stored."""
+    return ctx.model_copy(update={"session": ctx.session.model_copy(update={"events": _user_events(ctx)})})
+
+
+def _user_events(ctx: InvocationContext) -> list[Event]:
+    return [event for event in ctx.session.events if event.author == "user"]
 
 
 def scope_event(event: Event, stage_id: str) -> Event:
