@@ -42,9 +42,10 @@ def _per_stage_keys() -> frozenset[str]:
 PER_STAGE = _per_stage_keys()
 
 
-def scoped(key: str, stage_id: str) -> str:
-    """The name `key` is stored under for stage `stage_id` (itself when it is not a per-stage key)."""
-    return f"{key}{SEPARATOR}{stage_id}" if key in PER_STAGE else key
+def scoped(key: str, stage_id: str | None) -> str:
+    """The name `key` is stored under for stage `stage_id` (itself when it is not a per-stage key, or for no
+    stage)."""
+    return f"{key}{SEPARATOR}{stage_id}" if stage_id is not None and key in PER_STAGE else key
 
 
 def scoped_delta(delta: Mapping[str, Any], stage_id: str) -> dict[str, Any]:
@@ -58,9 +59,10 @@ def stage_of_key(key: str) -> tuple[str, str] | None:
 
 
 class StageState(MutableMapping[str, Any]):
-    """Session state as one stage sees it: its own per-stage keys under their plain names, the rest shared."""
+    """Session state as one stage sees it: its own per-stage keys under their plain names, the rest shared (with no
+    stage: the state as it is, for a check's copy of the context)."""
 
-    def __init__(self, session: Any, stage_id: str) -> None:
+    def __init__(self, session: Any, stage_id: str | None) -> None:
         self.session = session            # the session the Runner stores events in (its state changes in place)
         self.stage_id = stage_id
 
@@ -74,6 +76,9 @@ class StageState(MutableMapping[str, Any]):
         del self.session.state[scoped(key, self.stage_id)]
 
     def __iter__(self) -> Iterator[str]:
+        if self.stage_id is None:
+            yield from list(self.session.state)
+            return
         for key in list(self.session.state):
             if key in PER_STAGE:
                 continue                   # the plain name is no stage's
@@ -103,7 +108,15 @@ def own_history(ctx: InvocationContext) -> InvocationContext:
     another agent on its branch or a parent's; the orchestrator's branch is a parent of every stage's. With a
     check and stages under way at once, each would cut the others' turns short: so each works on a history of its
     own, as it would alone. `session.db` has every event, in the order stored."""
-    return ctx.model_copy(update={"session": ctx.session.model_copy(update={"events": _user_events(ctx)})})
+    session = ctx.session.model_copy(update={"state": StageState(ctx.session, None), "events": _user_events(ctx)})
+    return ctx.model_copy(update={"session": session})
+
+
+def root_session(session: Any) -> Any:
+    """The session the Runner stores events in, for a copy made by `stage_context` or `own_history` (what appends
+    an event itself, as the compaction guard does, appends it there and to the copy's own history)."""
+    state = getattr(session, "state", None)
+    return state.session if isinstance(state, StageState) else session
 
 
 def _user_events(ctx: InvocationContext) -> list[Event]:
