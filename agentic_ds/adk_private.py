@@ -35,8 +35,9 @@ needs, and still collide in state. A `Workflow` cannot be a sub-agent of the run
 the research notes). So `workflow/merging.py` merges the stages' events as `parallel_agent._merge_agent_run` does
 (a task per producer, each waiting until its event is stored), with producers added while others run; it imports
 nothing private. Behaviour relied on there, not promised: an agent reads state only through `ctx.session.state`, so
-a stage's context is a copy whose session shows state through a mapping (`workflow/stage_scope.py`), and the Runner
-stores every event in its own invocation's session.
+a stage's context is a copy whose session shows state through a mapping and holds its own history
+(`workflow/stage_scope.py`), and the Runner stores every event in its own invocation's session (what appends an
+event itself, the compaction guard, appends it to that session: `stage_scope.root_session`).
 
 Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
 (`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
