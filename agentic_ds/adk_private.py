@@ -45,6 +45,21 @@ ADK's own mechanisms weighed against these (issue 24), and kept out where they f
   `load_skill` does not show our code templates and their parameters, and it records activated skills in session
   state, which would change every recorded request the cassettes replay.
 
+Stages in parallel (`workflow/orchestrator.py`) do not use ADK's `ParallelAgent` (nor the `Workflow` graph), though
+they were tried first: `ParallelAgent` runs a fixed list of distinct sub-agents, all started at once, each on the
+branch `<parallel>.<sub-agent name>`, with one shared state. The orchestrator runs the one implementation loop for
+every stage (the agent table names each agent once: progress, events, the offline model and the recorded cassettes
+key on those names and on the branch `stage_orchestrator.<stage id>`), starts a stage only when the stages it needs
+and the check after them are done and a place is free (`--parallel-stages`), and needs each stage's loop keys kept
+apart; N copies of the loop under a `ParallelAgent` would rename agents and branches, start stages before their
+needs, and still collide in state. A `Workflow` cannot be a sub-agent of the run's `SequentialAgent` tree (§2 of
+the research notes). So `workflow/merging.py` merges the stages' events as `parallel_agent._merge_agent_run` does
+(a task per producer, each waiting until its event is stored), with producers added while others run; it imports
+nothing private. Behaviour relied on there, not promised: an agent reads state only through `ctx.session.state`, so
+a stage's context is a copy whose session shows state through a mapping and holds its own history
+(`workflow/stage_scope.py`), and the Runner stores every event in its own invocation's session (what appends an
+event itself, the compaction guard, appends it to that session: `stage_scope.root_session`).
+
 Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
 (`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
 path: the ones that would run an agent inside the server (`/run`, `/run_sse`, `/run_live`: a run here is its own

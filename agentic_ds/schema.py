@@ -92,6 +92,11 @@ class PlannedStage(Record):
     title: str
     description: str = Field(description="what to do, concretely, with the columns and files involved")
     expected_outputs: list[str] = Field(default_factory=list, description="files or numbers this stage must produce")
+    needs: list[str] | None = Field(
+        default=None,
+        description="ids of the earlier stages whose outputs this stage uses; [] when it uses only the inputs (it "
+                    "may then run alongside other stages); left out: it runs after the stage before it",
+    )
 
 
 class StageRecord(Record):
@@ -99,6 +104,7 @@ class StageRecord(Record):
     title: str = ""
     description: str = ""
     expected_outputs: list[str] = Field(default_factory=list)
+    needs: list[str] | None = None     # ids of earlier stages it waits for; None: not stated (the stage before it)
     status: StageStatus = StageStatus.PENDING
     attempts: int = 0
     summary: str = ""

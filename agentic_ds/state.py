@@ -35,6 +35,8 @@ PARSED_PLAN: Final = "parsed_plan"            # plan_parser's raw structured out
 PLAN_APPROVAL: Final = "plan_approval"        # schema.PlanApproval: the plan waits for a person (--approve-plan)
 STAGES: Final = "stages"                      # list[schema.StageRecord], as dicts
 CRITERIA: Final = "criteria"                  # list[schema.CriterionRecord], as dicts
+# Per-stage keys: stages run at once, and each keeps these under `<key>@<stage id>` (`workflow/stage_scope.py`);
+# its agents read and write them under the plain names.
 CURRENT_STAGE: Final = "current_stage"        # index into STAGES, or None
 STAGE_ATTEMPT: Final = "stage_attempt"        # 1-based iteration of the implementation loop
 IMPL_SUMMARY: Final = "impl_summary"          # coding_agent's final text for the current attempt
@@ -42,7 +44,9 @@ LAST_EXECUTION: Final = "last_execution"      # ExecutionSummary of the coder's 
 CODE_REVIEW: Final = "code_review"            # code_reviewer's critique of the current attempt
 IMPL_DECISION: Final = "impl_decision"        # impl_confirmation's {exit, reason}
 CRITERIA_UPDATE: Final = "criteria_update"    # criteria_checker's raw structured output
-CHECK_DUE: Final = "check_due"  # a stage ended; the criteria check and reflection after it are still to run
+CHECK_DUE: Final = "check_due"  # ids of the stages that ended, in that order, whose criteria check and
+                                # reflection are still to run (True, in runs from before: the last one's)
+CHECKED_STAGE: Final = "checked_stage"  # id of the stage whose check is under way (the reflector's latest stage)
 REFLECTION: Final = "reflection"              # stage_reflector's raw structured output
 REPORT_TEXT: Final = "report_text"            # summary_agent's report (also written to report.md)
 RUN_STATUS: Final = "run_status"              # schema.RunStatus, decided by `evidence.status.decide` alone
@@ -207,7 +211,8 @@ class SessionState(TypedDict, total=False):
     code_review: str                 # code_reviewer (output key)
     impl_decision: Json | None       # impl_confirmation (output key) or verdicts.decide_when_explicit
     criteria_update: Json | None     # criteria_checker (output key)
-    check_due: bool | None           # stage_orchestrator
+    check_due: list[str] | bool | None  # stage_orchestrator
+    checked_stage: str               # stage_orchestrator
     reflection: Json | None          # stage_reflector (output key)
     added_stages: int                # stage_orchestrator
     simple_attempt: int              # simple_loop (its round)

@@ -76,6 +76,25 @@ def test_live_panel_shows_tree_active_agent_stage_iteration_and_tokens():
     assert not renderer.live.is_started
 
 
+def test_live_panel_shows_every_stage_under_way_until_each_ends():
+    renderer = LiveRenderer(FakeTty())
+    for index in (1, 2):
+        renderer.on_event({"kind": "status", "author": "stage_orchestrator", "branch": f"stage_orchestrator.s{index}",
+                           "text": f"stage {index}/4: Part {index}",
+                           "stage": {"index": index, "count": 4, "title": f"Part {index}"}})
+
+    def panel() -> str:
+        snapshot = Console(file=io.StringIO(), width=120, color_system=None)
+        snapshot.print(renderer.render())
+        return snapshot.file.getvalue()
+
+    assert "stages 1/4: Part 1 and 2/4: Part 2" in panel()
+    renderer.on_event({"kind": "status", "author": "stage_orchestrator", "branch": "stage_orchestrator.s1",
+                       "text": "stage 1/4 approved"})
+    assert "stage 2/4: Part 2" in panel() and "Part 1" not in panel()
+    renderer.close()
+
+
 def test_live_panel_draws_the_simple_tree():
     renderer = LiveRenderer(FakeTty())
     renderer.tree(parents_of(SIMPLE))

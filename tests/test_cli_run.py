@@ -144,10 +144,11 @@ def test_flags_reach_the_settings(workflow):
     result = invoke(
         "run", "--mode", "orchestrated", "t", "--files", "data", "--workdir", "runs", "--sandbox", "off",
         "--max-cost", "1.5", "--max-llm-calls", "7", "--max-tokens", "5000", "--model", "offline",
-        "--model", "coder=ollama_chat/llama3",
+        "--model", "coder=ollama_chat/llama3", "--parallel-stages", "3",
     )
     assert result.exit_code == 0, result.output
     settings = workflow.requests[0].settings
+    assert settings.loops.parallel_stages == 3
     assert settings.workdir == Path("runs") and len(list(Path("runs").iterdir())) == 1
     assert settings.sandbox.mode == "off"
     assert (settings.budgets.max_cost_usd, settings.budgets.max_llm_calls, settings.budgets.max_tokens) == (
@@ -166,6 +167,7 @@ def test_config_file_flag(workflow):
     Path("team.yaml").write_text("loops:\n  impl_iterations: 5\n", encoding="utf-8")
     assert invoke("run", "--mode", "simple", "t", "-f", "data", "--config", "team.yaml").exit_code == 0
     assert workflow.requests[0].settings.loops.impl_iterations == 5
+    assert workflow.requests[0].settings.loops.parallel_stages == 2   # the default
 
 
 BAD_INPUT = [
@@ -193,6 +195,10 @@ BAD_INPUT = [
     (
         ["run", "--mode", "simple", "t", "-f", "data", "--max-llm-calls", "0"],
         "error: invalid value for '--max-llm-calls'",
+    ),
+    (
+        ["run", "--mode", "orchestrated", "t", "-f", "data", "--parallel-stages", "0"],
+        "error: invalid value for '--parallel-stages'",
     ),
     (["frobnicate"], "error: no such command 'frobnicate'"),
 ]

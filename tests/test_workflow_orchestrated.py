@@ -282,7 +282,8 @@ async def test_a_review_that_states_its_verdict_is_confirmed_in_code_and_a_vague
     assert agents["plan_confirmation"]["llm_calls"] == 1
     assert agents.get("impl_confirmation", {}).get("llm_calls", 0) == 0   # both reviews said APPROVED: code decided
     session = await reopen_state(outcome.workspace.root)
-    assert session.state["impl_decision"] == {"exit": True, "reason": "APPROVED - means ok"}
+    last = session.state["stages"][-1]["id"]   # each stage keeps its loop's keys under its own id
+    assert session.state[f"impl_decision@{last}"] == {"exit": True, "reason": "APPROVED - means ok"}
 
 
 async def test_the_coders_notes_between_tool_calls_stay_out_of_the_stage_summary(tmp_path):

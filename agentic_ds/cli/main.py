@@ -96,6 +96,11 @@ def main(ctx: click.Context, debug: bool) -> None:
 @click.option("--max-llm-calls", type=click.IntRange(min=1), metavar="N", help="Stop after N model calls.")
 @click.option("--max-tokens", type=click.IntRange(min=1), metavar="N", help="Stop after N tokens (input + output).")
 @click.option(
+    "--parallel-stages", type=click.IntRange(min=1, max=16), metavar="N",
+    help="Run up to N stages at once when the plan says they need only the inputs or the same earlier stages "
+    "(orchestrated mode; default 2; 1 runs them one after another).",
+)
+@click.option(
     "--approve-plan", is_flag=True,
     help="Pause after the plan is made (orchestrated mode): at a terminal, show it and ask to approve, edit or "
     "stop; elsewhere (CI, pipes, --json) stop in awaiting_approval (exit 4) for `agentic-ds approve RUN`.",

@@ -183,6 +183,7 @@ class LiveRenderer(PlainRenderer):
         self.seen: list[str] = []
         self.active: str | None = None
         self.stage: dict[str, Any] | None = None
+        self.under_way: dict[str, dict[str, Any]] = {}   # stages running at once, by branch
         self.iteration: int | None = None
         self.tokens_in = 0
         self.tokens_out = 0
@@ -203,8 +204,13 @@ class LiveRenderer(PlainRenderer):
             self.active = author
             if author not in self.seen:
                 self.seen.append(author)
+        branch = str(event.get("branch") or "")
         if event.get("stage"):
             self.stage = event["stage"]
+            if branch:
+                self.under_way[branch] = event["stage"]
+        elif branch in self.under_way and event.get("kind") == "status":
+            del self.under_way[branch]   # a stage's verdict comes without the stage: it ended
         if event.get("iteration"):
             self.iteration = event["iteration"]
         self.waiting = _short(event.get("text"), 200) if event.get("kind") == "waiting" else None
@@ -233,10 +239,10 @@ class LiveRenderer(PlainRenderer):
         for name in self.seen:
             node(name)
         facts = []
-        if self.stage:
-            facts.append(
-                f"stage {self.stage.get('index', '?')}/{self.stage.get('count', '?')}: {self.stage.get('title', '')}"
-            )
+        shown = list(self.under_way.values()) or ([self.stage] if self.stage else [])
+        if shown:
+            facts.append(("stages " if len(shown) > 1 else "stage ") + " and ".join(
+                f"{s.get('index', '?')}/{s.get('count', '?')}: {s.get('title', '')}" for s in shown))
         if self.iteration:
             facts.append(f"iteration {self.iteration}")
         facts.append(f"tokens {self.tokens_in:,} in / {self.tokens_out:,} out")

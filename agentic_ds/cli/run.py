@@ -58,6 +58,7 @@ class RunOptions:
     max_cost: float | None = None
     max_llm_calls: int | None = None
     max_tokens: int | None = None
+    parallel_stages: int | None = None
     approve_plan: bool = False
     debug: bool = False
 
@@ -82,6 +83,7 @@ def settings_overrides(options: RunOptions, model_flags: dict[str, str]) -> dict
         "workdir": options.workdir,
         "models": model_overrides(model_flags),
         "sandbox": {"mode": options.sandbox},
+        "loops": {"parallel_stages": options.parallel_stages},
         "budgets": {
             "max_cost_usd": options.max_cost,
             "max_llm_calls": options.max_llm_calls,

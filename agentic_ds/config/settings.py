@@ -91,6 +91,9 @@ class LoopSettings(_Section):
     structured_retries: int = Field(2, ge=0, le=10, description="re-asks of a structured agent after invalid output")
     max_stages: int = Field(12, ge=1, le=100, description="bound on the plan's stages, including added ones")
     max_added_stages: int = Field(4, ge=0, le=50, description="stages the reflector may append in a run")
+    parallel_stages: int = Field(
+        2, ge=1, le=16, description="stages whose needs are met that run at once (1: one after another)"
+    )
     simple_attempts: int = Field(3, ge=1, le=20)
     coder_tool_calls: int = Field(
         24, ge=1, le=500, description="tool calls one coder turn may make before it must answer"

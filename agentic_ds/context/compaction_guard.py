@@ -39,6 +39,7 @@ from google.genai import types
 from agentic_ds.adk_private import content_history, events_to_compact, in_branch, replace_session_events
 from agentic_ds.context.per_call import is_per_call
 from agentic_ds.context.tokens import count_content, count_tokens
+from agentic_ds.workflow.stage_scope import root_session
 
 logger = logging.getLogger(__name__)
 
@@ -218,7 +219,10 @@ async def compact_visible_history(
     if event is None:
         return None
     event.author, event.branch, event.isolation_scope = _agent_name(ctx), ctx.branch, ctx.isolation_scope
-    await ctx.session_service.append_event(session=ctx.session, event=event)
+    stored = root_session(ctx.session)   # a stage's or check's context works on a copy of the run's session
+    await ctx.session_service.append_event(session=stored, event=event)
+    if stored is not ctx.session:
+        ctx.session.events.append(event)
     replace_session_events(ctx.session, forget_compacted(ctx.session.events, chosen, event))
     return event
 

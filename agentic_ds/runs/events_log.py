@@ -10,8 +10,10 @@ from typing import IO, Any
 from agentic_ds import state as S
 from agentic_ds.agent_names import ROOT
 from agentic_ds.agent_table import round_keys, status_authors
+from agentic_ds.llm.call_scope import current_branch
 from agentic_ds.runs.safe_files import open_append, open_read
 from agentic_ds.schema import StageRecord, read_records
+from agentic_ds.workflow.stage_scope import stage_of_key
 
 TEXT_CHARS = 2000
 ARGS_CHARS = 300
@@ -32,9 +34,11 @@ class EventsLog:
         if ends_cut:   # a process killed mid-write left half a line: the next record starts on its own
             self._file.write("\n")
             self.count += 1
-        self._stage: dict[str, Any] | None = None
+        # Stages may run at once, each on its own branch: the stage and iteration shown with an event are its
+        # branch's (per-stage keys are stored as `<key>@<stage id>`, `workflow/stage_scope.py`).
+        self._stages: dict[str | None, dict[str, Any]] = {}
         self._stage_count = 0
-        self._iteration: int | None = None
+        self._iterations: dict[str | None, int] = {}
         # From the table of agents: control agents speak in status lines, and loops count their rounds under
         # these keys (the iteration shown with each event).
         self._status_authors = status_authors()
@@ -53,8 +57,9 @@ class EventsLog:
         """A record that is not an ADK event (run-level warnings, errors, the final status)."""
         now = datetime.now(UTC).isoformat()
         record: dict[str, Any] = {"timestamp": now, "author": author, "kind": kind, "text": text}
-        if self._stage is not None and author != ROOT:
-            record["stage"] = self._stage  # a notice from inside an agent (a model call waiting) belongs to its stage
+        stage = self._stages.get(current_branch.get())
+        if stage is not None and author != ROOT:
+            record["stage"] = stage  # a notice from inside an agent (a model call waiting) belongs to its stage
         return [self.write(record)]
 
     def append(self, event: Any) -> list[dict[str, Any]]:
@@ -65,10 +70,11 @@ class EventsLog:
             "author": event.author,
             "branch": event.branch,
         }
-        if self._stage is not None:
-            base["stage"] = self._stage
-        if self._iteration is not None:
-            base["iteration"] = self._iteration
+        stage, iteration = self._stages.get(event.branch), self._iterations.get(event.branch)
+        if stage is not None:
+            base["stage"] = stage
+        if iteration is not None:
+            base["iteration"] = iteration
         usage = getattr(event, "usage_metadata", None)
         if usage is not None and (usage.prompt_token_count or usage.candidates_token_count):
             base["usage"] = {
@@ -113,17 +119,21 @@ class EventsLog:
             return
         if S.STAGES in delta and delta[S.STAGES] is not None:
             self._stage_count = len(delta[S.STAGES])
-        if S.CURRENT_STAGE in delta:
-            index = delta[S.CURRENT_STAGE]
-            stages = read_records(StageRecord, delta.get(S.STAGES))
-            if index is None:
-                self._stage, self._iteration = None, None
-            else:
-                title = stages[index].title if index < len(stages) else ""
-                self._stage = {"index": index + 1, "count": self._stage_count, "title": title}
-        for key in self._round_keys:
-            if delta.get(key):
-                self._iteration = delta[key]
+        branch = event.branch
+        for stored, value in delta.items():
+            key = (stage_of_key(stored) or (stored, None))[0]
+            if key == S.CURRENT_STAGE:
+                if value is None:
+                    self._stages.pop(branch, None)
+                    self._iterations.pop(branch, None)
+                else:
+                    stages = read_records(StageRecord, delta.get(S.STAGES))
+                    title = stages[value].title if value < len(stages) else ""
+                    self._stages[branch] = {"index": value + 1, "count": self._stage_count, "title": title}
+                    # Events outside the stages (the checks) show no iteration once stages run.
+                    self._iterations = {b: n for b, n in self._iterations.items() if b in self._stages}
+            elif key in self._round_keys and value:
+                self._iterations[branch] = value
 
 
 def _lines_in(path: Path) -> tuple[int, bool]:

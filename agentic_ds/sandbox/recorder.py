@@ -1,6 +1,8 @@
 """Every executed cell on disk: `stages/NN-slug/cell_NNN.py`, the stage's `code.py`, `analysis.ipynb`.
 
-The notebook re-executes top to bottom from the run directory: cells that raised are tagged
+Stages may run at once: the notebook keeps its cells in stage order (each stage's heading, then its cells in the
+order they ran), whatever order they ran in across stages. The notebook re-executes top to bottom from the run
+directory: cells that raised are tagged
 `raises-exception` (nbclient lets them fail), and cells the sandbox had to stop (timeout, output
 flood, dead kernel) are kept as raw cells, so a re-run does not hang on them.
 """
@@ -27,8 +29,8 @@ class Recorder:
         self.notebook = new_notebook()
         self.notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         self.notebook.metadata["language_info"] = {"name": "python"}
-        self.stage_dir: Path | None = None
-        self.cells_in_stage = 0
+        self._cells_in: dict[Path, int] = {}     # cells recorded so far, per stage folder
+        self._order: dict[Path, int] = {}        # each stage folder's place in the notebook (its stage index)
         self.execution_count = 0
         self._continue_notebook()
 
@@ -46,34 +48,37 @@ class Recorder:
         counts = [cell.get("execution_count") or 0 for cell in earlier.cells if cell.get("cell_type") == "code"]
         self.execution_count = max(counts, default=0)
 
-    def begin_stage(self, stage_dir: Path, heading: str) -> None:
+    def begin_stage(self, stage_dir: Path, heading: str, order: int = 0) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)   # the run directory itself is ours: trusted as it is
         safe_files.make_dirs(stage_dir, self.run_dir)
-        self.stage_dir = stage_dir
+        self._order[stage_dir] = order
         # A stage begun again (another attempt) continues its numbering: earlier cells stay on record.
-        self.cells_in_stage = len(list(stage_dir.glob("cell_[0-9][0-9][0-9].py")))
-        if self.cells_in_stage:
-            heading += f" (begun again after cell {self.cells_in_stage:03d})"
-        last = self.notebook.cells[-1] if self.notebook.cells else None
+        cells = self._cells_in[stage_dir] = len(list(stage_dir.glob("cell_[0-9][0-9][0-9].py")))
+        if cells:
+            heading += f" (begun again after cell {cells:03d})"
+        at = self._place(order)
+        last = self.notebook.cells[at - 1] if at else None
         if last is None or last.cell_type != "markdown" or last.source != f"## {heading}":
-            self.notebook.cells.append(new_markdown_cell(f"## {heading}"))
+            cell = new_markdown_cell(f"## {heading}")
+            cell.metadata["agentic_ds"] = {"stage": order}
+            self.notebook.cells.insert(at, cell)
         self.save_notebook()
 
-    def next_cell(self, code: str) -> tuple[Path, Path]:
+    def next_cell(self, code: str, stage_dir: Path) -> tuple[Path, Path]:
         """Write the cell's code before it runs (so it is on disk whatever happens); return its paths."""
-        if self.stage_dir is None:
-            raise RuntimeError("begin_stage() must come before the first cell")
-        self.cells_in_stage += 1
-        number = self.cells_in_stage
-        cell_path = self.stage_dir / f"cell_{number:03d}.py"
+        if stage_dir not in self._cells_in:
+            raise RuntimeError("begin_stage() must come before the stage's first cell")
+        self._cells_in[stage_dir] += 1
+        number = self._cells_in[stage_dir]
+        cell_path = stage_dir / f"cell_{number:03d}.py"
         with safe_files.create_new(cell_path, root=self.run_dir) as handle:
             handle.write(code if code.endswith("\n") else code + "\n")
-        with safe_files.open_append(self.stage_dir / "code.py", root=self.run_dir) as handle:
+        with safe_files.open_append(stage_dir / "code.py", root=self.run_dir) as handle:
             handle.write(("\n" if number > 1 else "") + f"# %% cell {number:03d}\n{code.rstrip()}\n")
-        return cell_path, self.stage_dir / f"cell_{number:03d}.out.txt"
+        return cell_path, stage_dir / f"cell_{number:03d}.out.txt"
 
-    def record(self, code: str, result: CellResult, outputs: list[dict[str, Any]]) -> None:
-        """Add the executed cell to the notebook and rewrite it."""
+    def record(self, code: str, result: CellResult, outputs: list[dict[str, Any]], stage_dir: Path) -> None:
+        """Add the executed cell to the notebook, at the end of its stage's cells, and rewrite it."""
         if result.timed_out or result.restarted:
             reason = "timed out" if result.timed_out else "stopped by the sandbox"
             cell = new_raw_cell(f"# not re-executed: {reason} ({result.cell_path})\n{code}")
@@ -83,13 +88,28 @@ class Recorder:
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             if not result.ok:
                 cell.metadata["tags"] = ["raises-exception"]
+        order = self._order.get(stage_dir, 0)
         # What the cell ran, printed and wrote, for the run's evidence checks (`agentic_ds/evidence/sources.py`).
         cell.metadata["agentic_ds"] = {"cell": result.cell_path, "duration_s": round(result.duration_s, 3),
-                                       "ok": result.ok, "output": result.output_path, "files": list(result.files)}
-        self.notebook.cells.append(cell)
+                                       "ok": result.ok, "output": result.output_path, "files": list(result.files),
+                                       "stage": order}
+        self.notebook.cells.insert(self._place(order), cell)
         self.save_notebook()
+
+    def _place(self, order: int) -> int:
+        """Where a new cell of stage `order` goes: after every cell of that stage and of the stages before it. A
+        cell that names no stage (an earlier attempt's notebook from before stages ran at once) stays first."""
+        at = len(self.notebook.cells)
+        while at and _stage_of(self.notebook.cells[at - 1]) > order:
+            at -= 1
+        return at
 
     def save_notebook(self) -> None:
         # The cells are built with nbformat's own constructors; skipping re-validation of the whole
         # notebook on every cell keeps recording cheap as the notebook grows.
         safe_files.write_atomic(self.run_dir / NOTEBOOK, nbformat.v4.writes(self.notebook))
+
+
+def _stage_of(cell: Any) -> int:
+    stage = (cell.get("metadata") or {}).get("agentic_ds", {}).get("stage")
+    return stage if isinstance(stage, int) else -1

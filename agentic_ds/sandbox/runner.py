@@ -3,6 +3,11 @@
 One runner per run. Each stage gets a fresh kernel (started lazily at its first cell, with the run
 directory as its working directory), so a stage builds on its own earlier cells but never on
 another stage's variables: everything it needs comes from files, and any stage re-runs alone.
+
+Stages may be under way at once (`workflow/orchestrator.py`), each in its own asyncio task: a cell runs in the
+kernel of the stage its task works on (`STAGE_IN_TASK`, set by the orchestrator; else the stage begun last). Cells
+still execute one at a time, whichever stage they belong to: the files a cell wrote are found by comparing the run
+directory before and after it, which holds only while no other cell runs.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,10 +33,23 @@ from agentic_ds.workspace import Workspace
 
 # Not reported as files the cell wrote: the sandbox's own state and the records we write ourselves.
 UNTRACKED_TOP = frozenset({".sandbox", "stages", NOTEBOOK})
+# The stage (its index in the plan) whose work the current asyncio task does; None: the stage begun last.
+STAGE_IN_TASK: ContextVar[int | None] = ContextVar("stage_in_task", default=None)
+
+
+@dataclass
+class _Stage:
+    """A stage begun: its folder, its kernel (once a cell ran), how its figures are named."""
+
+    index: int
+    dir: Path
+    figure_names: Iterator[str]
+    kernel: SandboxKernel | None = None
+    starting: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class CodeRunner:
-    """One per run. Owns the current stage's kernel; records every executed cell.
+    """One per run. Owns each begun stage's kernel; records every executed cell.
 
     `isolation` is "bwrap" or "rlimits"; `warning` is a line for the CLI to show when isolation is
     weaker than asked for, `notes` say how the sandbox is bound here, and `findings` list what the
@@ -55,49 +74,64 @@ class CodeRunner:
         self.findings: list[str] = []
         self.recorder = Recorder(workspace.root)
         self.last_result: CellResult | None = None
-        self._kernel: SandboxKernel | None = None
-        self._stage_dir: Path | None = None
-        self._figure_names: Iterator[str] = iter(())
+        self._stages: dict[int, _Stage] = {}
+        self._last_begun: int | None = None
         self._lock = asyncio.Lock()
 
     # -- stages ---------------------------------------------------------------------------------
     async def begin_stage(self, index: int, title: str) -> Path:
-        """End the previous stage's kernel and open `stages/NN-slug/` (returned)."""
-        await self.end_stage()
+        """Open `stages/NN-slug/` (returned) for stage `index`; a stage begun again gets a fresh kernel. Other
+        stages under way keep theirs."""
+        await self.end_stage(index)
         stage_dir = self.workspace.stage_dir(index, title)
-        self.recorder.begin_stage(stage_dir, f"Stage {index + 1}: {title}")
-        self._stage_dir = stage_dir
+        self.recorder.begin_stage(stage_dir, f"Stage {index + 1}: {title}", order=index)
         # Numbering continues when a stage is begun again, so an earlier attempt's figures stay.
         first = 1 + len(list(self.workspace.figures.glob(f"{stage_dir.name}-[0-9][0-9][0-9].png")))
-        self._figure_names = (f"{stage_dir.name}-{n:03d}" for n in itertools.count(first))
+        names = (f"{stage_dir.name}-{n:03d}" for n in itertools.count(first))
+        self._stages[index] = _Stage(index, stage_dir, names)
+        self._last_begun = index
         return stage_dir
 
-    async def end_stage(self) -> None:
-        if self._kernel is not None:
-            kernel, self._kernel = self._kernel, None
+    async def end_stage(self, index: int | None = None) -> None:
+        """Stop the kernel of stage `index` (default: the current task's stage)."""
+        index = self._current_index() if index is None else index
+        stage = self._stages.get(index) if index is not None else None
+        if stage is not None and stage.kernel is not None:
+            kernel, stage.kernel = stage.kernel, None
             await kernel.stop()
+
+    def _current_index(self) -> int | None:
+        index = STAGE_IN_TASK.get()
+        return index if index is not None else self._last_begun
 
     async def close(self) -> None:
         """Stop everything; `analysis.ipynb` is complete on disk."""
         async with self._lock:
-            await self.end_stage()
+            for index in list(self._stages):
+                await self.end_stage(index)
             self.recorder.save_notebook()
 
     # -- execution ------------------------------------------------------------------------------
     async def run(self, code: str) -> CellResult:
         """Execute one cell in the current stage's kernel; never raises for what the code does."""
-        async with self._lock:
-            if self._stage_dir is None:
+        index = self._current_index()
+        stage = self._stages.get(index) if index is not None else None
+        if stage is None:
+            async with self._lock:
                 await self.begin_stage(0, "analysis")
-            assert self._stage_dir is not None
-            kernel = await self._ensure_kernel()
-            cell_path, output_path = self.recorder.next_cell(code)
+            stage = self._stages[0]
+        # A stage's kernel starts while other stages' cells run: only cells wait for each other.
+        async with stage.starting:
+            await self._ensure_kernel(stage)
+        async with self._lock:
+            kernel = await self._ensure_kernel(stage)   # the one just started (or a fresh one, were it stopped)
+            cell_path, output_path = self.recorder.next_cell(code, stage.dir)
             before = self._snapshot()
             threads_before = kernel.thread_ids()
             capture = CellCapture(
                 run_dir=self.workspace.root,
                 output_file=output_path,
-                figure_names=self._figure_names,
+                figure_names=stage.figure_names,
                 keep_chars=self.settings.output_cap_chars,
                 max_output_bytes=self.settings.max_file_mb * 1024 * 1024,
             )
@@ -109,7 +143,7 @@ class CodeRunner:
                 notes = await self._after_cell(kernel, outcome, threads_before)
                 self._explain(outcome, capture, kernel.watchdog.memory_kills())
                 if outcome.died or notes.restart:
-                    await self.end_stage()   # the next cell starts a fresh kernel
+                    await self.end_stage(stage.index)   # the next cell starts a fresh kernel
             finally:
                 capture.close()
             result = capture.result(
@@ -126,7 +160,7 @@ class CodeRunner:
             outputs = capture.stream_outputs() + capture.outputs
             if capture.error_output:
                 outputs.append(capture.error_output)
-            self.recorder.record(code, result, outputs)
+            self.recorder.record(code, result, outputs, stage.dir)
             self.last_result = result
             return result
 
@@ -188,9 +222,9 @@ class CodeRunner:
                 "KernelDied: the kernel process ended (a memory, process or file-size limit, or a crash); " + lost
             )
 
-    async def _ensure_kernel(self) -> SandboxKernel:
-        if self._kernel is not None:
-            return self._kernel
+    async def _ensure_kernel(self, stage: _Stage) -> SandboxKernel:
+        if stage.kernel is not None:
+            return stage.kernel
         root = self.workspace.root
         for problem in layout.prepare(root, self.user):
             if problem not in self.findings:
@@ -210,7 +244,7 @@ class CodeRunner:
                 hint=f"see {self.workspace.rel(root / '.sandbox' / 'kernel.log')}; --sandbox off runs without "
                      f"bubblewrap",
             ) from exc
-        self._kernel = kernel
+        stage.kernel = kernel
         return kernel
 
     # -- files ----------------------------------------------------------------------------------

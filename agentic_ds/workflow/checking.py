@@ -11,6 +11,7 @@ from agentic_ds.schema import criteria_in, stages_in
 from agentic_ds.state import SessionState, typed
 from agentic_ds.workflow.agents import llm_agent
 from agentic_ds.workflow.artifacts import list_produced
+from agentic_ds.workflow.plan_state import checked_stage
 from agentic_ds.workflow.prompting import PromptContext
 from agentic_ds.workflow.services import RunServices
 from agentic_ds.workflow.structured import GiveUp
@@ -46,8 +47,7 @@ def build_stage_reflector(services: RunServices, mode: Mode) -> LlmAgent:
 
     def context(state: SessionState) -> PromptContext:
         stages = stages_in(state.get(S.STAGES))
-        finished = [s for s in stages if s.status.finished]
-        latest = finished[-1] if finished else None
+        latest = checked_stage(stages, state.get(S.CHECKED_STAGE))
         left = max(0, min(loops.max_added_stages - (state.get(S.ADDED_STAGES) or 0), loops.max_stages - len(stages)))
         return {
             "task": state.get(S.TASK, ""),

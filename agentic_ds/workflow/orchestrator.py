@@ -3,11 +3,20 @@
 Each stage's implementation loop runs on its own branch, so a stage's coder carries the summaries of earlier
 stages (in its prompt), not their transcripts. A stage not approved within its bound is marked failed and the run
 goes on; the orchestrator stops when every criterion is met, nothing is left to do, or a budget ran out.
+
+Stages whose needs are met run at once, up to `loops.parallel_stages` (`workflow/stage_needs.py` says which may
+start): each in its own asyncio task with its own kernel, folder, branch and per-stage state
+(`workflow/stage_scope.py`), their events merged into the one stream the Runner stores (`workflow/merging.py`).
+The check after a stage (criteria, then reflection) runs on the orchestrator's branch, one at a time in the order
+the stages ended, while other stages go on; a stage waiting for that stage starts only once its check is done.
+ADK's `ParallelAgent` is not used: see `agentic_ds/adk_private.py`.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from google.adk.agents import BaseAgent, InvocationContext
@@ -19,6 +28,7 @@ from agentic_ds.adk_private import replace_session_events
 from agentic_ds.evidence.citations import CitationCheck, verify_all
 from agentic_ds.evidence.sources import collect
 from agentic_ds.runs.safe_files import walk, write_atomic, write_json
+from agentic_ds.sandbox.runner import STAGE_IN_TASK
 from agentic_ds.schema import (
     StageRecord,
     StageResult,
@@ -29,9 +39,22 @@ from agentic_ds.schema import (
     stages_out,
 )
 from agentic_ds.state import CriteriaUpdate, Json, Reflection, SessionState, typed
-from agentic_ds.workflow import plan_state
+from agentic_ds.workflow import plan_state, stage_needs
 from agentic_ds.workflow.loops import status_event
+from agentic_ds.workflow.merging import EventMerger
 from agentic_ds.workflow.services import RunServices
+from agentic_ds.workflow.stage_scope import own_history, scope_event, scoped_delta, stage_context
+
+CHECK = "check"   # the merger's key of the check after a stage (stages are keyed by their ids)
+
+
+@dataclass
+class _Work:
+    """What the producers of one invocation share. Each change of the plan's stages (`STAGES`) or of the checks due
+    (`CHECK_DUE`) reads the record, yields the event replacing it and waits until the Runner stored it, all under
+    `lock`, so no change is built on a record another one is about to replace."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class StageOrchestrator(BaseAgent):
@@ -47,26 +70,53 @@ class StageOrchestrator(BaseAgent):
         if not stages_in(state.get(S.STAGES)):
             yield status_event(ctx, self.name, "no stages to run: planning did not produce a plan")
             return
+        loops = services.settings.loops
+        width = loops.parallel_stages
         # A resumed run counts the stages it already finished; one that stopped between a stage's end and the
         # check after it does that check first.
         stage_runs = sum(1 for stage in stages_in(state[S.STAGES]) if stage.status.finished)
-        if state.get(S.CHECK_DUE) and not plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
-            async for event in self._check(ctx, checker, reflector):
+        work = _Work()
+        merger = EventMerger()
+        histories: dict[str, list[Event]] = {}   # each producer's own (`stage_scope.own_history`)
+        starting_more = True
+        try:
+            while True:
+                if not _stopped(state) and not plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
+                    due = due_checks(state)
+                    if due and CHECK not in merger.running:
+                        check_ctx = own_history(ctx)
+                        histories[CHECK] = check_ctx.session.events
+                        merger.start(CHECK, self._check(check_ctx, checker, reflector, due[0], work))
+                    while starting_more:
+                        under_way = merger.running - {CHECK}
+                        # One at a time (width 1) is the order of old: a stage, the check after it, the next stage.
+                        if len(under_way) >= width or (width == 1 and (merger.running or due_checks(state))):
+                            break
+                        stages = stages_in(state[S.STAGES])
+                        ready = stage_needs.ready(stages, unchecked=due_checks(state), starting=under_way)
+                        if not ready:
+                            break
+                        if stage_runs >= loops.max_stages:
+                            yield _warning(ctx, self.name, f"stopped after {stage_runs} stage runs (loops.max_stages)")
+                            starting_more = False
+                            break
+                        stage_runs += 1
+                        stage = stages[ready[0]]
+                        stage_ctx = stage_context(ctx, stage.id, f"{ctx.branch or self.name}.{stage.id}")
+                        histories[stage.id] = stage_ctx.session.events
+                        merger.start(stage.id, self._run_stage(ctx, stage_ctx, impl_loop, ready[0], work))
+                if not merger.running:
+                    break
+                key, event = await merger.next()
+                if event is None:
+                    histories.pop(key, None)
+                    continue
                 yield event
-        while not _stopped(state):
-            if plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
-                break
-            index = plan_state.next_pending(stages_in(state[S.STAGES]))
-            if index is None:
-                break
-            if stage_runs >= services.settings.loops.max_stages:
-                yield _warning(ctx, self.name, f"stopped after {stage_runs} stage runs (loops.max_stages)")
-                break
-            stage_runs += 1
-            async for event in self._run_stage(ctx, impl_loop, index):
-                yield event
-            async for event in self._check(ctx, checker, reflector):
-                yield event
+                if not event.partial:
+                    histories[key].append(event)   # the Runner stored it: the producer's own history has it too
+                merger.passed_on()
+        finally:
+            await merger.close()
         if not _stopped(state):
             stages = stages_in(state[S.STAGES])
             done = sum(s.status is StageStatus.APPROVED for s in stages)
@@ -75,14 +125,16 @@ class StageOrchestrator(BaseAgent):
                                                f"of {len(criteria_in(state.get(S.CRITERIA)))}", **{S.CHECK_DUE: None})
 
     async def _check(
-        self, ctx: InvocationContext, checker: BaseAgent, reflector: BaseAgent
+        self, ctx: InvocationContext, checker: BaseAgent, reflector: BaseAgent, stage_id: str, work: _Work
     ) -> AsyncGenerator[Event, None]:
-        """After a stage: check the criteria, then (unless all are met) reflect and adapt the plan."""
+        """After stage `stage_id`: check the criteria, then (unless all are met) reflect and adapt the plan. The
+        check is no longer due once done; a budget that ran out leaves it due, for a resumed run to do."""
         state = typed(ctx.session.state)
-        if _stopped(state):   # a budget ran out: a resumed run checks (CHECK_DUE)
-            return
+        yield status_event(ctx, self.name, None, **{S.CHECKED_STAGE: stage_id})
         async for event in checker.run_async(ctx):
             yield event
+        if _stopped(state):
+            return
         update = state.get(S.CRITERIA_UPDATE)
         if update:
             criteria = plan_state.apply_criteria_update(
@@ -93,72 +145,89 @@ class StageOrchestrator(BaseAgent):
             check = CitationCheck(collect(services.workspace), str(state.get(S.TASK) or ""))
             criteria = verify_all(criteria, check)
             yield status_event(ctx, self.name, None, **{S.CRITERIA: criteria_out(criteria)})
-        if plan_state.all_met(criteria_in(state.get(S.CRITERIA))) or _stopped(state):
-            return
-        why = plan_state.reflection_due(stages_in(state.get(S.STAGES)), criteria_in(state.get(S.CRITERIA)))
-        if why is None:
-            yield status_event(ctx, self.name, "the stage went as planned: the plan is kept (no reflection needed)")
-            return
-        async for event in reflector.run_async(ctx):
-            yield event
-        async for event in self._apply_reflection(ctx):
-            yield event
+        if not plan_state.all_met(criteria_in(state.get(S.CRITERIA))):
+            why = plan_state.reflection_due(stages_in(state.get(S.STAGES)), criteria_in(state.get(S.CRITERIA)),
+                                            stage_id)
+            if why is None:
+                yield status_event(ctx, self.name,
+                                   "the stage went as planned: the plan is kept (no reflection needed)")
+            else:
+                async for event in reflector.run_async(ctx):
+                    yield event
+                if _stopped(state):
+                    return
+                async with work.lock:
+                    async for event in self._apply_reflection(ctx):
+                        yield event
+        async with work.lock:
+            left = [due for due in due_checks(state) if due != stage_id]
+            yield status_event(ctx, self.name, None, **{S.CHECK_DUE: left or None})
 
-    async def _run_stage(self, ctx: InvocationContext, impl_loop: BaseAgent, index: int) -> AsyncGenerator[Event, None]:
+    async def _run_stage(
+        self, ctx: InvocationContext, stage_ctx: InvocationContext, impl_loop: BaseAgent, index: int, work: _Work
+    ) -> AsyncGenerator[Event, None]:
+        """Stage `index`, in a task of its own: its folder and kernel, its implementation loop on its own branch
+        with its own per-stage state (`stage_scope`), its result."""
+        STAGE_IN_TASK.set(index)   # this task's cells run in this stage's kernel
         services = self.services
         state = typed(ctx.session.state)
-        stages = stages_in(state[S.STAGES])
-        stage = stages[index]
-        stage_dir = await services.code_runner.begin_stage(index, stage.title)
-        rel_dir = services.workspace.rel(stage_dir)
-        total = len(stages)
-        yield status_event(
-            ctx,
-            self.name,
-            f"stage {index + 1}/{total}: {stage.title}",
-            **{
-                S.STAGES: stages_out(plan_state.with_stage(stages, index, status=StageStatus.RUNNING, dir=rel_dir)),
-                S.CURRENT_STAGE: index,
-                S.STAGE_ATTEMPT: 0,
-                S.IMPL_SUMMARY: "",
-                S.CODE_REVIEW: "",
-                S.LAST_EXECUTION: None,
-                S.IMPL_DECISION: None,
-                S.CHECK_DUE: None,
-            },
-        )
+        stage = stages_in(state[S.STAGES])[index]
+        async with work.lock:
+            stage_dir = await services.code_runner.begin_stage(index, stage.title)
+            rel_dir = services.workspace.rel(stage_dir)
+            stages = stages_in(state[S.STAGES])
+            total = len(stages)
+            yield status_event(
+                stage_ctx,
+                self.name,
+                f"stage {index + 1}/{total}: {stage.title}",
+                **{
+                    S.STAGES: stages_out(plan_state.with_stage(stages, index, status=StageStatus.RUNNING,
+                                                               dir=rel_dir)),
+                    **scoped_delta({
+                        S.CURRENT_STAGE: index,
+                        S.STAGE_ATTEMPT: 0,
+                        S.IMPL_SUMMARY: "",
+                        S.CODE_REVIEW: "",
+                        S.LAST_EXECUTION: None,
+                        S.IMPL_DECISION: None,
+                    }, stage.id),
+                },
+            )
         _forget_earlier_events(ctx)
-        stage_ctx = ctx.model_copy(update={"branch": f"{ctx.branch or self.name}.{stage.id}"})
         try:
             async for event in impl_loop.run_async(stage_ctx):
-                yield event
+                yield scope_event(event, stage.id)
         finally:
-            await services.code_runner.end_stage()
-        decision = state.get(S.IMPL_DECISION) or {}
+            await services.code_runner.end_stage(index)
+        own = stage_ctx.session.state
+        decision = own.get(S.IMPL_DECISION) or {}
         approved = bool(decision.get("exit"))
-        attempts = state.get(S.STAGE_ATTEMPT) or 0
+        attempts = own.get(S.STAGE_ATTEMPT) or 0
         if not approved and _stopped(state):
             # A budget ended the run before the stage could finish: it is no failure of the stage, which stays
             # under way, and a resumed run (with more budget) does it again.
-            yield status_event(ctx, self.name, f"stage {index + 1}/{total} stopped before it finished",
-                               **{S.CURRENT_STAGE: None})
+            yield status_event(stage_ctx, self.name, f"stage {index + 1}/{total} stopped before it finished",
+                               **scoped_delta({S.CURRENT_STAGE: None}, stage.id))
             return
-        stages = plan_state.with_stage(
-            stages_in(state[S.STAGES]),
-            index,
-            status=StageStatus.APPROVED if approved else StageStatus.FAILED,
-            attempts=attempts,
-            summary=state.get(S.IMPL_SUMMARY) or "",
-            review=state.get(S.CODE_REVIEW) or "",
-        )
-        _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
-        verdict = stages[index].status.value
-        if not approved:
-            verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
-        yield status_event(
-            ctx, self.name, f"stage {index + 1}/{total} {verdict}",
-            **{S.STAGES: stages_out(stages), S.CURRENT_STAGE: None, S.CHECK_DUE: True},
-        )
+        async with work.lock:
+            stages = plan_state.with_stage(
+                stages_in(state[S.STAGES]),
+                index,
+                status=StageStatus.APPROVED if approved else StageStatus.FAILED,
+                attempts=attempts,
+                summary=own.get(S.IMPL_SUMMARY) or "",
+                review=own.get(S.CODE_REVIEW) or "",
+            )
+            _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
+            verdict = stages[index].status.value
+            if not approved:
+                verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
+            yield status_event(
+                stage_ctx, self.name, f"stage {index + 1}/{len(stages)} {verdict}",
+                **{S.STAGES: stages_out(stages), **scoped_delta({S.CURRENT_STAGE: None}, stage.id),
+                   S.CHECK_DUE: [*due_checks(state), stage.id]},
+            )
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         state = typed(ctx.session.state)
@@ -177,18 +246,28 @@ class StageOrchestrator(BaseAgent):
         if stages == before:
             return
         text = "plan adapted" + (f" ({'; '.join(notes)})" if notes else "")
-        yield status_event(
-            ctx, self.name, text, **{S.STAGES: stages_out(stages), S.ADDED_STAGES: added, S.CHECK_DUE: None}
-        )
+        yield status_event(ctx, self.name, text, **{S.STAGES: stages_out(stages), S.ADDED_STAGES: added})
+
+
+def due_checks(state: SessionState) -> list[str]:
+    """Ids of the stages whose check is still to run, in the order they ended."""
+    due = state.get(S.CHECK_DUE)
+    if isinstance(due, list):
+        return [str(stage_id) for stage_id in due]
+    if due:   # a run from before stages ran at once: the check after the last finished stage
+        finished = [s for s in stages_in(state.get(S.STAGES)) if s.status.finished]
+        return [finished[-1].id] if finished else []
+    return []
 
 
 def _forget_earlier_events(ctx: InvocationContext) -> None:
-    """Drop earlier events from the in-memory session at a stage's start; `session.db` keeps every one.
+    """Drop earlier events from the run's in-memory session at a stage's start; `session.db` keeps every one.
 
     Every agent's prompt is rendered from state and includes only its own current turn as history
     (`include_contents="none"`), so earlier events are never sent to a model - yet ADK scans the whole in-memory
     list on every model call (turn detection, branch filtering), which makes a long run quadratic. Keeping only
-    the user's messages bounds each call's cost by the current stage's events.
+    the user's messages bounds each call's cost; the stages and checks under way work on histories of their own
+    (`stage_scope.own_history`).
     """
     replace_session_events(ctx.session, [event for event in ctx.session.events if event.author == "user"])
 

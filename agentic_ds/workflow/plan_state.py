@@ -10,6 +10,7 @@ from __future__ import annotations
 from agentic_ds.evidence.citations import NOT_VERIFIED
 from agentic_ds.schema import CriterionRecord, PlannedStage, StageRecord, StageStatus
 from agentic_ds.state import CriterionUpdate, ParsedPlan, Reflection
+from agentic_ds.workflow.stage_needs import kept_needs
 
 
 def stages_from_plan(plan: ParsedPlan, max_stages: int) -> list[StageRecord]:
@@ -19,8 +20,8 @@ def stages_from_plan(plan: ParsedPlan, max_stages: int) -> list[StageRecord]:
         stage_id = planned.id.strip() or f"s{i + 1}"
         if stage_id in seen:
             stage_id = f"s{i + 1}"
+        stages.append(_new_stage(planned, stage_id, kept_needs(planned.needs, seen)))
         seen.add(stage_id)
-        stages.append(_new_stage(planned, stage_id))
     return stages
 
 
@@ -29,12 +30,13 @@ def criteria_from_plan(plan: ParsedPlan) -> list[CriterionRecord]:
             for i, c in enumerate(plan.success_criteria)]
 
 
-def _new_stage(planned: PlannedStage, stage_id: str) -> StageRecord:
+def _new_stage(planned: PlannedStage, stage_id: str, needs: list[str] | None) -> StageRecord:
     return StageRecord(
         id=stage_id,
         title=planned.title.strip() or stage_id,
         description=planned.description.strip(),
         expected_outputs=[o for o in planned.expected_outputs if o.strip()],
+        needs=needs,
     )
 
 
@@ -90,22 +92,35 @@ def apply_reflection(
         stage_id = planned.id if planned.id and planned.id not in index else f"s{len(out) + 1}"
         while stage_id in index:
             stage_id += "b"
+        needs = kept_needs(planned.needs, index)
         index[stage_id] = len(out)
-        out.append(_new_stage(planned, stage_id))
+        out.append(_new_stage(planned, stage_id, needs))
         added += 1
     return out, added, notes
 
 
-def reflection_due(stages: list[StageRecord], criteria: list[CriterionRecord]) -> str | None:
-    """Why the rest of the plan needs another look after the stage that just ended, or None when it went as planned:
-    approved at its first attempt, no check refused a criterion's evidence, and stages are still to run."""
+def checked_stage(stages: list[StageRecord], stage_id: str | None) -> StageRecord | None:
+    """The stage whose check is under way: `stage_id`'s, else (a run from before stages ran at once) the last
+    finished one in plan order."""
+    found = next((s for s in stages if s.id == stage_id), None) if stage_id else None
+    if found is not None:
+        return found
     finished = [s for s in stages if s.status.finished]
-    latest = finished[-1] if finished else None
+    return finished[-1] if finished else None
+
+
+def reflection_due(
+    stages: list[StageRecord], criteria: list[CriterionRecord], stage_id: str | None = None
+) -> str | None:
+    """Why the rest of the plan needs another look after stage `stage_id` ended (None: the last finished one), or
+    None when it went as planned: approved at its first attempt, no check refused a criterion's evidence, and
+    stages are still to run or under way."""
+    latest = checked_stage(stages, stage_id)
     if latest is None or latest.status is StageStatus.FAILED:
         return "the stage failed"
     if latest.attempts > 1:
         return f"the stage needed {latest.attempts} attempts"
-    if next_pending(stages) is None:
+    if not any(s.status in (StageStatus.PENDING, StageStatus.RUNNING) for s in stages):
         return "no stage is left to run and criteria are unmet"
     if any(NOT_VERIFIED in c.evidence or c.judged for c in criteria):
         return "a check refused a criterion's evidence"

@@ -21,6 +21,7 @@ from agentic_ds.schema import (
     RunRecord,
     RunStatus,
     SkippedInput,
+    StageStatus,
     now_iso,
     read_records,
 )
@@ -111,9 +112,11 @@ def _summed(earlier: ModelCallsSummary | None, now: ModelCallsSummary) -> ModelC
 
 def where(state: SessionState) -> str:
     """` (in stage 2 of 3: Revenue by region)`: where in the run a failure happened, when a stage was under way."""
-    index, stages = state.get(S.CURRENT_STAGE), state.get(S.STAGES) or []
-    if isinstance(index, int) and 0 <= index < len(stages) and isinstance(stages[index], dict):
-        return f" (in stage {index + 1} of {len(stages)}: {stages[index].get('title', '')})"
+    stages = state.get(S.STAGES) or []
+    under_way = [f"{i + 1} of {len(stages)}: {s.get('title', '')}" for i, s in enumerate(stages)
+                 if isinstance(s, dict) and s.get("status") == StageStatus.RUNNING]
+    if under_way:
+        return f" (in stage {'; stage '.join(under_way)})"
     if state.get(S.MODE) == "orchestrated" and not stages:
         return " (during planning)"
     return ""
