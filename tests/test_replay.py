@@ -170,3 +170,18 @@ async def test_the_products_client_sends_the_scope_headers(monkeypatch):
     with pytest.raises(Exception, match="captured"):
         await client.acompletion("openai/relay", [{"role": "user", "content": "hi"}], None)
     assert sent["extra_headers"] == {BRANCH_HEADER: "stage_orchestrator.s1", AGENT_HEADER: "code_reviewer"}
+
+
+def test_a_replay_gives_recorded_code_room_on_a_busy_machine_and_never_retries_a_call(tmp_path):
+    import yaml
+
+    from agentic_ds.testing import cassette_run
+
+    meta = {"args": ["run", "--mode", "simple", "x"], "config": {"sandbox": {"cell_timeout_s": 30}}}
+    args = cassette_run.prepare(tmp_path, meta, tmp_path / "work", "http://127.0.0.1:1/v1", replay=True)
+    config = yaml.safe_load((tmp_path / "work" / "agentic-ds.yaml").read_text(encoding="utf-8"))
+    assert config["sandbox"]["cell_timeout_s"] == 600 and config["calls"]["retries"] == 0
+    assert args[-2:] == ["--config", "agentic-ds.yaml"]
+    recorded = cassette_run.prepare(tmp_path, meta, tmp_path / "rec", "http://127.0.0.1:1/v1", replay=False)
+    assert yaml.safe_load((tmp_path / "rec" / "agentic-ds.yaml").read_text())["sandbox"]["cell_timeout_s"] == 30
+    assert recorded == args

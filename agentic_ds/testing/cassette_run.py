@@ -37,6 +37,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "calls": {"timeout_s": 2400, "retries": 1},
 }
 REPLAY_CALLS = {"timeout_s": 120, "retries": 0}
+# A replay re-runs the recorded code on whatever machine runs the tests: a busy one must not turn a cell that took
+# seconds when recorded into a timeout, and so into another path than the cassette's.
+REPLAY_SANDBOX = {"cell_timeout_s": 600}
 _SET_BY_HARNESS = ("--workdir", "--model", "-m", "--config", "-w")
 RUN = "RUN"   # in a `then` command: the id of the run the cassette's first command made
 CONTINUING = ("approve", "resume", "ask")   # the commands that continue a run
@@ -134,7 +137,7 @@ def prepare(folder: Path, meta: dict[str, Any], workdir: Path, api_base: str, *,
     model = meta.get("model") or MODEL
     _merge(config, {"model_options": {model: {"api_base": api_base}}})
     if replay:
-        _merge(config, {"calls": REPLAY_CALLS})
+        _merge(config, {"calls": REPLAY_CALLS, "sandbox": REPLAY_SANDBOX})
     (workdir / "agentic-ds.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     return [*meta["args"], "--workdir", "runs", "--model", model, "--config", "agentic-ds.yaml"]
 
