@@ -11,7 +11,9 @@ import json
 
 import pytest
 
-from agentic_ds.testing.fault_server import (
+from tests.fault_runs import assert_consistent, run_cli
+from tests.ledger_checks import assert_one_ledger
+from tests.support.fault_server import (
     BadToolArgs,
     Empty,
     FaultServer,
@@ -25,8 +27,6 @@ from agentic_ds.testing.fault_server import (
     UnknownTool,
     unused_port,
 )
-from tests.fault_runs import assert_consistent, run_cli
-from tests.ledger_checks import assert_one_ledger
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

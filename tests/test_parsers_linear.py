@@ -20,8 +20,8 @@ from google.genai import types
 
 from agentic_ds.context.loop_guard import LoopGuard
 from agentic_ds.report.coerce import read_json_object
-from agentic_ds.testing.adversarial import SHAPES, parsers
 from agentic_ds.testing.scripted import ScriptedLlm, call, text
+from tests.support.adversarial import SHAPES, parsers
 
 pytestmark = pytest.mark.slow
 

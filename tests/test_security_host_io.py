@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-from sandbox_attack_kit import digest, make_run_dir
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.report.writer import write_reports
@@ -21,6 +20,7 @@ from agentic_ds.sandbox import CodeRunner
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workspace import Workspace
+from tests.sandbox_attack_kit import digest, make_run_dir
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 

@@ -90,6 +90,22 @@ def test_the_wheel_carries_every_prompt_and_skill(installed):
     assert not any(name.startswith(("prompts/", "skills/")) for name in names)  # nothing outside the package
 
 
+def test_the_wheel_carries_the_public_test_doubles_but_no_test_only_code(installed, elsewhere):
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        names = set(wheel.namelist())
+    test_only = sorted(p.name for p in (REPO / "tests" / "support").glob("*.py") if p.name != "__init__.py")
+    assert {"fault_server.py", "adversarial.py", "shared_context.py"} <= set(test_only)
+    assert not [name for name in names if name.rsplit("/", 1)[-1] in test_only], "test-only code in the wheel"
+    assert not any(name.startswith(("tests/", "support/")) for name in names)
+    assert {"agentic_ds/testing/scripted.py", "agentic_ds/testing/harness.py"} <= names   # documented doubles
+    cwd, env = elsewhere   # what stays imports nothing that moved: the doubles and the relay work from the wheel
+    probe = "import agentic_ds.testing.harness, agentic_ds.testing.replay, agentic_ds.testing.relay_responder"
+    subprocess.run([str(installed["python"]), "-c", probe], cwd=cwd, env=env, check=True, capture_output=True)
+    done = subprocess.run([str(installed["python"]), "-m", "agentic_ds.testing.relay", "--help"], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "serve" in done.stdout, done.stderr
+
+
 def test_the_installed_package_reads_its_bundled_files(installed, elsewhere):
     cwd, env = elsewhere
     probe = ("import agentic_ds, agentic_ds.bundled as b, agentic_ds.workflow.prompting as p; "
