@@ -48,7 +48,7 @@ test: lint
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check agentic_ds tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 # Opt-in: builds llama-cpp-python's server once into ~/.cache/agentic-ds/local-llm, then runs both modes against it.
