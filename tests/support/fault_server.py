@@ -10,7 +10,7 @@ or without Retry-After, 500, 503, 401, 404, 400...), `Hang`, `Malformed`, `Empty
 `SchemaInvalid`, `UnknownTool`, `BadToolArgs`, `Reply`. `rejects` makes it refuse what llama.cpp's server refuses
 (`LLAMA_CPP_REJECTS`). It is bounded: requests are counted and capped, a hang lasts at most `max_hang_s`, bodies are
 size-limited, and `close()` releases everything. `cached_tokens` makes every reply report that many cached prompt
-tokens, as OpenAI reports prompt caching. Connection refused needs no server: `unused_port()`.
+tokens, as OpenAI reports prompt caching. Connection refused needs no server: `unused_port()` (the `free_port` fixture).
 """
 
 from __future__ import annotations
