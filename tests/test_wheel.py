@@ -72,7 +72,8 @@ def installed(tmp_path_factory) -> Iterator[dict[str, Path]]:
 def elsewhere(tmp_path) -> tuple[Path, dict[str, str]]:
     """A working directory outside the repository, holding only the example data; an environment without keys."""
     shutil.copytree(EXAMPLE_DATA, tmp_path / "data")
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_")}
+    env = {k: v for k, v in os.environ.items()
+           if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_") and k != "PYTHONPATH"}  # the wheel only
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return tmp_path, env
 
