@@ -61,7 +61,8 @@ def installed(tmp_path_factory) -> Iterator[dict[str, Path]]:
         python = _fresh_venv(base / "venv")
     subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
                    check=True, capture_output=True)
-    package = subprocess.run([str(python), "-c", "import agentic_ds; print(agentic_ds.__file__)"], cwd=base,
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}   # the wheel's copy, not a checkout on the path
+    package = subprocess.run([str(python), "-c", "import agentic_ds; print(agentic_ds.__file__)"], cwd=base, env=plain,
                              check=True, capture_output=True, text=True).stdout.strip()
     yield {"wheel": wheel, "python": python, "command": python.parent / "agentic-ds", "package": Path(package).parent}
     if Path(sys.prefix) in base.parents:
