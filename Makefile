@@ -43,12 +43,13 @@ run: $(STAMP)
 	@command -v bwrap >/dev/null 2>&1 || echo "note: bubblewrap is not installed, so executed code has no sandbox (the offline model's bundled code still runs). Debian/Ubuntu: sudo apt-get install bubblewrap libseccomp2; macOS has none (see SECURITY.md)." >&2
 	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
 
-# Lint first: it takes seconds and fails before the suite's minutes.
+# Lint first: it takes seconds and fails before the suite's minutes. The suite runs on every core (pytest-xdist);
+# --dist loadfile keeps each test file on one worker, so its module-scoped fixtures are built once.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 lint: $(STAMP)
-	$(BIN)/ruff check agentic_ds tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 # Opt-in: builds llama-cpp-python's server once into ~/.cache/agentic-ds/local-llm, then runs both modes against it.

@@ -50,7 +50,8 @@ MEANS = group_means()
 FINDING = Finding(
     "outputs/group_means.json",
     f"a {MEANS['a']}, b {MEANS['b']}",
-    f"Group {max(MEANS, key=MEANS.get)} has the higher mean value: {MEANS['a']} in group a, {MEANS['b']} in group b.",
+    f"Group {max(MEANS, key=MEANS.__getitem__)} has the higher mean value: {MEANS['a']} in group a, "
+    f"{MEANS['b']} in group b.",
 )
 
 

@@ -111,8 +111,7 @@ def honest(step: LlmResponse | Callable[[LlmRequest], LlmResponse]) -> Callable[
 def contents_text(request: LlmRequest) -> str:
     """The request's history only (the coder's own turn): not its system instruction, nor the per-call block at the
     head of its contents (earlier stages' results, which already carry the facts those stages reported)."""
-    history = request.model_copy()
-    history.config = None
+    history = request.model_copy(update={"config": None})   # request_text reads no instruction from a None config
     history.contents = [c for c in request.contents or [] if not is_per_call(c)]
     return request_text(history)
 
@@ -176,7 +175,9 @@ async def compaction_events(run_dir: Path) -> tuple[int, int]:
     listed = await service.list_sessions(app_name="agentic_ds", user_id="local")
     session = await service.get_session(app_name="agentic_ds", user_id="local", session_id=listed.sessions[0].id)
     await service.close()
-    return sum(1 for e in session.events if e.actions and e.actions.compaction), len(session.events)
+    assert session is not None, f"no session in {run_dir}"
+    compacted = [e for e in session.events if e.actions and e.actions.compaction]
+    return len(compacted), len(session.events)
 
 
 async def one_run(root: Path, compaction: bool, budget: int, cells: int, rows: int, keep: int) -> RunMeasure:

@@ -96,7 +96,8 @@ def summary_line(results: list[dict[str, Any]], mode: str) -> str:
 
 
 def by_checker(results: list[dict[str, Any]]) -> list[str]:
-    totals, rights = Counter(), Counter()
+    totals: Counter[str] = Counter()
+    rights: Counter[str] = Counter()
     for r in results:
         if r["correct"] is not None:
             totals[r["checker"]] += 1

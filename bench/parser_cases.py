@@ -8,7 +8,7 @@ plan hold the text.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -78,7 +78,7 @@ def _library() -> SkillLibrary:
     return SkillLibrary.load()
 
 
-def _request(agent: str, context: dict[str, Any], *, calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = (),
+def _request(agent: str, context: dict[str, Any], *, calls: Sequence[tuple[str, dict[str, Any], dict[str, Any]]] = (),
              user: str = "Go.") -> Any:
     """A parsed request as `agent` gets it: the typed values of its prompt, and these tool exchanges."""
     contents = [types.Content(role="user", parts=[types.Part(text=user)])]
@@ -88,7 +88,8 @@ def _request(agent: str, context: dict[str, Any], *, calls: list[tuple[str, dict
         )
         contents.append(types.Content(role="user", parts=[types.Part(
             function_response=types.FunctionResponse(name=name, response=response))]))
-    tools = [types.Tool(function_declarations=[types.FunctionDeclaration(name=n) for n in ("read_file", "run_python")])]
+    declared = [types.FunctionDeclaration(name=n) for n in ("read_file", "run_python")]
+    tools: list[Any] = [types.Tool(function_declarations=declared)]
     instruction = f'A prompt.\n\nYou are an agent. Your internal name is "{agent}".'
     config = types.GenerateContentConfig(system_instruction=instruction, tools=tools)
     parsed = parse_request(LlmRequest(contents=contents, config=config))

@@ -8,7 +8,7 @@ A parser of user or model text that is quadratic turns a long paste into minutes
 minutes). Two families are measured, each on its own input shapes:
 - `offline`: the offline model's parsers and role turns (`bench/parser_cases.py`), on prose full of the words they
   look for and adversarial runs (a keyword without what should follow it, a line without newlines, open brackets);
-- `other`: every parser of user or model text outside `offline/` (`agentic_ds.testing.adversarial`), on the
+- `other`: every parser of user or model text outside `offline/` (`tests/support/adversarial.py`), on the
   shapes regexes and scanners trip on (unclosed fences followed by whitespace, long tokens, nested brackets).
 Linear work grows 10x between the two sizes; the bar is a ratio below 20 (quadratic work grows about 100x), or
 under 0.1 s at 1 MB whatever the ratio. Timings are CPU time, the best of `--repeats` runs in this process. The
@@ -81,7 +81,7 @@ def doubling_ratio(name: str, shape: str, repeats: int = 3) -> float:
 
 def families(run_dir: Path) -> dict[str, tuple[dict[str, Parse], Shapes]]:
     """Each family of parsers with the input shapes it is fed (`run_dir`: for the markdown renderer's images)."""
-    from agentic_ds.testing import adversarial
+    from tests.support import adversarial
 
     return {"offline": (PARSERS, SHAPES), "other": (adversarial.parsers(run_dir), adversarial.SHAPES)}
 
@@ -118,7 +118,7 @@ def main() -> None:
         record_section("parsers", [
             "Each parser of user or model text on 100 KB and 1 MB of each input shape of its family, CPU ms (best of "
             f"{args.repeats} runs, in-process): `offline` = the offline model's parsers and role turns "
-            "(`bench/parser_cases.py`), `other` = every parser outside `offline/` (`agentic_ds.testing.adversarial`). "
+            "(`bench/parser_cases.py`), `other` = every parser outside `offline/` (`tests/support/adversarial.py`). "
             f"Bar: time(1 MB) / time(100 KB) < {BAR:g} (linear work gives about 10, quadratic about 100); a parser "
             f"under {FAST_SECONDS * 1000:g} ms at 1 MB passes whatever its ratio, and `worst` counts only those above "
             "it. Before round 2, `structured.repair_json` (unclosed fence + spaces), the loop detector (same) and "

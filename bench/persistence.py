@@ -48,6 +48,7 @@ async def one_run(root: Path, persisted: bool, stages: int, calls: int) -> tuple
         listed = await check.list_sessions(app_name="agentic_ds", user_id="local")
         session = await check.get_session(app_name="agentic_ds", user_id="local", session_id=listed.sessions[0].id)
         await check.close()
+        assert session is not None, "the run's session is missing"
         assert session.state["run_status"] == outcome.status, "final state lost"
         stored = len(session.events)
         return stored, wall

@@ -99,7 +99,7 @@ def main() -> None:
         lines += [f"| {n} | {one_query[n]:.2f} | {batched[n]:.2f} |" for n in one_query]
 
         small_folder, big_folder = folder_of_csvs(folder, 100), folder_of_csvs(folder, 2_000)
-        folders = {count: best_of(2, lambda f=f: profile_inputs([f], base=folder))
+        folders = {count: best_of(2, functools.partial(profile_inputs, [f], base=folder))
                    for count, f in ((100, small_folder), (2_000, big_folder))}
         check_s = best_of(2, lambda: check_inputs(validate_inputs([big_folder], folder / "workdirs")))
         lines += ["", "| folder of small CSVs | files profiled | seconds |", "|---|--:|--:|"]
@@ -111,7 +111,7 @@ def main() -> None:
 
         utf8, latin1 = encoded_tables(folder)
         encodings = {
-            name: best_of(2, lambda p=p: profile_file(p)) for name, p in (("UTF-8", utf8), ("Latin-1", latin1))
+            name: best_of(2, functools.partial(profile_file, p)) for name, p in (("UTF-8", utf8), ("Latin-1", latin1))
         }
         sniff_ms = best_of(5, lambda: sniff_file(latin1)) * 1000
         size_mb = utf8.stat().st_size / 1e6

@@ -36,7 +36,8 @@ def screenshot(run_dir: Path, out: Path, *, width: int, height: int, full_page: 
             )
             try:
                 page = context.new_page()
-                page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
+                page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+                           else route.abort())
                 page.goto(html.resolve().as_uri(), wait_until="load")
                 out.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(out), full_page=full_page)
@@ -50,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", type=Path, help="a run directory (holding run.json)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("report-screenshot.png"))
     parser.add_argument("--width", type=int, default=1280)
-    parser.add_argument("--height", type=int, default=1600, help="viewport height; the shot's height unless --full-page")
+    parser.add_argument("--height", type=int, default=1600,
+                        help="viewport height; the shot's height unless --full-page")
     parser.add_argument("--full-page", action="store_true", help="capture the whole report, not just the first screen")
     parser.add_argument("--chromium", type=Path, default=Path("/usr/bin/chromium"))
     args = parser.parse_args(argv)

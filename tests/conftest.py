@@ -1,4 +1,14 @@
-"""Suite-wide rules: no real model can be reached, no credential leaks in from the machine."""
+"""Suite-wide rules: no real model can be reached, no credential leaks in from the machine.
+
+The suite runs in parallel (`make test`: pytest-xdist, `-n auto --dist loadfile`: each test file runs whole on one
+worker process, so module-scoped fixtures are built once). A test must therefore:
+- listen on a port the OS chose (bind port 0, or the `free_port` fixture), never a fixed one;
+- write only under `tmp_path` / `tmp_path_factory` (never the working directory, $HOME or a fixed /tmp path), at
+  collection time too;
+- share expensive setup (a wheel, a venv, an end-to-end run) through a module-scoped fixture in its own file, or a
+  session-scoped one here (built once per worker); keep tests that need the machine to themselves out of the suite
+  (they would be timed against the other worker).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +20,7 @@ os.environ.setdefault("ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN", "1")
 import pytest
 
 from agentic_ds.testing.guard import block_real_models
+from tests.support.fault_server import unused_port
 
 CREDENTIAL_VARS = (
     "ANTHROPIC_API_KEY",
@@ -36,3 +47,10 @@ def _clean_environment(monkeypatch):
     for name in list(os.environ):
         if name.startswith("AGENTIC_DS_"):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listened on a moment ago (for a server a test starts, or "connection refused").
+    Prefer binding port 0 yourself when you start the server in this process: no other process can take it then."""
+    return unused_port()

@@ -33,7 +33,7 @@ READ_ONLY = ("read_file", "list_files", "sql_query", "profile_data", "list_skill
 def col(name: str, kind: str, *, distinct: int | None = None, top_values: tuple[str, ...] = (),
         null_pct: float = 0.0, **stats: Any) -> ColumnProfile:
     """A profiled column as the profiler writes it (top values get a count each)."""
-    return ColumnProfile(name=name, dtype="", kind=kind, nulls=0, null_pct=null_pct, distinct=distinct,  # type: ignore[arg-type]
+    return ColumnProfile(name=name, dtype="", kind=kind, nulls=0, null_pct=null_pct, distinct=distinct,
                          top_values=[(v, 10 - i) for i, v in enumerate(top_values)], **stats)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psutil
 
-from agentic_ds.testing import shared_context
+from tests.support import shared_context
 
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
 TASK = "Mean price by region"   # the offline model plans two stages for it
@@ -38,7 +38,7 @@ def command(*args: str) -> list[str]:
 
 def environment() -> dict[str, str]:
     """The child's environment: no API keys, no AGENTIC_DS_ settings, and its prompt values shared with the fault
-    server's offline brain in this process (`testing.shared_context`)."""
+    server's offline brain in this process (`support/shared_context.py`)."""
     plain = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_")}
     return shared_context.child_environment(plain)
 

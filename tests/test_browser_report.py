@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from report_fixtures import make_run
 
 from agentic_ds.report.writer import write_reports
 from agentic_ds.workspace import Workspace
+from tests.report_fixtures import make_run
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -11,7 +11,9 @@ import json
 
 import pytest
 
-from agentic_ds.testing.fault_server import (
+from tests.fault_runs import assert_consistent, run_cli
+from tests.ledger_checks import assert_one_ledger
+from tests.support.fault_server import (
     BadToolArgs,
     Empty,
     FaultServer,
@@ -23,10 +25,7 @@ from agentic_ds.testing.fault_server import (
     SchemaInvalid,
     Status,
     UnknownTool,
-    unused_port,
 )
-from tests.fault_runs import assert_consistent, run_cli
-from tests.ledger_checks import assert_one_ledger
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -97,8 +96,8 @@ def test_persistent_429_fails_the_run_after_the_retries_with_the_model_and_endpo
     assert (run.run_dir / "data_profile.json").is_file()  # what was done before is kept
 
 
-def test_connection_refused_names_the_url_and_asks_whether_the_server_runs(tmp_path):
-    url = f"http://127.0.0.1:{unused_port()}/v1"
+def test_connection_refused_names_the_url_and_asks_whether_the_server_runs(tmp_path, free_port):
+    url = f"http://127.0.0.1:{free_port}/v1"
     run = run_cli(tmp_path, url, calls={"retries": 1})
     assert_consistent(run, "failed", 1)
     assert run.calls["failure"]["kind"] == "connection"

@@ -13,8 +13,8 @@ import json
 import pytest
 
 from agentic_ds.llm import text_tools
-from agentic_ds.testing.fault_server import LLAMA_CPP_REJECTS, FaultServer
 from tests.fault_runs import assert_consistent, run_cli
+from tests.support.fault_server import LLAMA_CPP_REJECTS, FaultServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -69,7 +69,7 @@ def test_native_settings_step_down_once_per_feature_and_record_it(tmp_path):
 
 def test_json_object_rejected_too_steps_down_to_plain_text_with_validation(tmp_path):
     """A server that takes neither json_schema nor json_object (LM Studio answers so, with a 400)."""
-    from agentic_ds.testing.fault_server import Rule, Status
+    from tests.support.fault_server import Rule, Status
 
     rule = Rule(Status(400, "'response_format.type' must be 'json_schema' or 'text'"), agent="plan_parser")
     with FaultServer([rule], rejects=LLAMA_CPP_REJECTS) as server:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_claude_coder_turn import make_coder, parts_of, run_coder  # noqa: E402  (tests dir is on sys.path)
 
 from agentic_ds import state
 from agentic_ds.coders.claude_tools import claude_tool_id
 from agentic_ds.workspace import Workspace
+from tests.test_claude_coder_turn import make_coder, parts_of, run_coder
 
 pytestmark = pytest.mark.slow
 

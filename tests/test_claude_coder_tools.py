@@ -9,7 +9,6 @@ import pytest
 from google.adk.agents.invocation_context import InvocationContext
 from google.adk.sessions import InMemorySessionService
 from google.adk.tools import FunctionTool, ToolContext
-from test_claude_coder_turn import parts_of, run_coder  # noqa: E402  (tests dir is on sys.path)
 
 from agentic_ds import state
 from agentic_ds.coders.claude_code import ClaudeCodeCoder
@@ -17,6 +16,7 @@ from agentic_ds.coders.claude_tools import ToolBridge, input_schema
 from agentic_ds.errors import PathEscape
 from agentic_ds.testing.claude import ScriptedClaude, say, use
 from agentic_ds.workspace import Workspace
+from tests.test_claude_coder_turn import parts_of, run_coder
 
 
 async def invocation_context(agent: Any) -> InvocationContext:

@@ -12,7 +12,8 @@ import subprocess
 import time
 
 import pytest
-from resume_support import command, environment, make_project
+
+from tests.resume_support import command, environment, make_project
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from server_support import environment, start_server
+
+from tests.server_support import environment, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

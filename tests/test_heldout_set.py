@@ -12,13 +12,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from heldout.answers import QUESTIONS
-from heldout.build import SPLITS, manifests
-from heldout.materialize import TABLES, materialize
-from heldout.registry import DEV_SHARE, KINDS
 
 from agentic_ds.evaluation.grading import grade
 from agentic_ds.evaluation.manifest import load_manifest
+from tests.heldout.answers import QUESTIONS
+from tests.heldout.build import SPLITS, manifests
+from tests.heldout.materialize import TABLES, materialize
+from tests.heldout.registry import DEV_SHARE, KINDS
 
 HELDOUT = Path(__file__).parent / "heldout"
 

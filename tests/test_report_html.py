@@ -7,10 +7,9 @@ import json
 import re
 from html.parser import HTMLParser
 
-from report_fixtures import make_run, png_bytes
-
 from agentic_ds.report.html import render_html
 from agentic_ds.report.view import load_run_view
+from tests.report_fixtures import make_run, png_bytes
 
 
 class _Collector(HTMLParser):

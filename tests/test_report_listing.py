@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from report_fixtures import make_run
 
 from agentic_ds.errors import UsageError
 from agentic_ds.report.listing import find_run, list_runs
+from tests.report_fixtures import make_run
 
 
 def _runs(root):

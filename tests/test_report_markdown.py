@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from report_fixtures import make_run
-
 from agentic_ds.report.markdown import render_markdown_appendix, render_missing_report
 from agentic_ds.report.view import APPENDIX_END_MARKER, APPENDIX_MARKER, GENERATED_MARKER, load_run_view
+from tests.report_fixtures import make_run
 
 
 def test_appendix_records_status_stages_criteria_artifacts_and_cost(tmp_path):

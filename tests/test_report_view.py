@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from report_fixtures import TASK, make_run
-
 from agentic_ds.report.view import load_run_view
+from tests.report_fixtures import TASK, make_run
 
 
 def test_complete_run_is_read_whole(tmp_path):

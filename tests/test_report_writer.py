@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-from report_fixtures import AGENT_REPORT, make_run
-
 from agentic_ds.report.view import APPENDIX_END_MARKER, APPENDIX_MARKER, GENERATED_MARKER
 from agentic_ds.report.writer import write_reports
 from agentic_ds.workspace import Workspace
+from tests.report_fixtures import AGENT_REPORT, make_run
 
 
 def test_writes_both_reports_keeping_the_agent_text(tmp_path):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-from resume_support import fingerprint
-
 from agentic_ds.cli.resume import ResumeOptions, resumed_settings
 from agentic_ds.config.secrets import MASK
 from agentic_ds.config.settings import Settings
@@ -15,6 +13,7 @@ from agentic_ds.schema import RunRecord, RunStatus
 from agentic_ds.testing.harness import make_request, offline_models, resume_scripted, run_scripted
 from agentic_ds.testing.scripted import call, request_text
 from agentic_ds.workflow.runner import execute_run
+from tests.resume_support import fingerprint
 from tests.workflow_scripts import write_sales
 
 TASK = "Mean price by region"

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from resume_support import make_project, resume, run_dir_of, start_run
 
 from agentic_ds.cli.main import main
 from agentic_ds.runs import run_lock
-from agentic_ds.testing.fault_server import FaultServer, Hang, Rule, Status
 from tests.fault_runs import FAST_CALLS, assert_consistent, run_cli
+from tests.resume_support import make_project, resume, run_dir_of, start_run
+from tests.support.fault_server import FaultServer, Hang, Rule, Status
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

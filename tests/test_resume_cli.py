@@ -10,12 +10,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from report_fixtures import make_run
-from resume_support import HOLD, fingerprint
 
 from agentic_ds.adk_private import RunSessionService
 from agentic_ds.cli.main import main
 from agentic_ds.workflow.runner import APP_NAME, USER_ID
+from tests.report_fixtures import make_run
+from tests.resume_support import HOLD, fingerprint
 
 
 def with_session(run, **state):

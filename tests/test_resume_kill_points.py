@@ -20,7 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from resume_support import (
+
+from agentic_ds.report.listing import summarize_run
+from agentic_ds.schema import RunStatus
+from tests.resume_support import (
     TASK,
     approved_stage_dirs,
     command,
@@ -31,9 +34,6 @@ from resume_support import (
     resume,
     signal_at,
 )
-
-from agentic_ds.report.listing import summarize_run
-from agentic_ds.schema import RunStatus
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

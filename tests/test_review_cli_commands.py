@@ -8,11 +8,11 @@ import webbrowser
 import click
 import pytest
 from click.testing import CliRunner
-from report_fixtures import make_run
 
 from agentic_ds.cli.review import register, runs_table
 from agentic_ds.errors import UsageError
 from agentic_ds.report.listing import list_runs
+from tests.report_fixtures import make_run
 
 
 @pytest.fixture

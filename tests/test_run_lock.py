@@ -11,8 +11,6 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from report_fixtures import make_run
-from resume_support import HOLD
 
 from agentic_ds.cli.main import main
 from agentic_ds.report.listing import summarize_run
@@ -20,6 +18,8 @@ from agentic_ds.report.view import load_run_view
 from agentic_ds.runs import run_lock
 from agentic_ds.runs.safe_files import UnsafeFile
 from agentic_ds.schema import RunStatus
+from tests.report_fixtures import make_run
+from tests.resume_support import HOLD
 
 
 @pytest.fixture

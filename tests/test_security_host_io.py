@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-from sandbox_attack_kit import digest, make_run_dir
 
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.report.writer import write_reports
@@ -21,6 +20,7 @@ from agentic_ds.sandbox import CodeRunner
 from agentic_ds.tools.files import make_file_tools
 from agentic_ds.workflow.artifacts import list_produced
 from agentic_ds.workspace import Workspace
+from tests.sandbox_attack_kit import digest, make_run_dir
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 
@@ -133,7 +133,8 @@ async def test_security_file_tools_and_listings_name_planted_links_without_follo
     listing = "\n".join(list_files("outputs")["files"])
     assert "hard.csv (a hard link (2 names): not followed)" in listing and "pipe.csv (not a regular file" in listing
     produced = list_produced(Workspace(root))
-    assert {"path": "figures/01-x-001.png", "bytes": 80, "problem": "a symbolic link"} in produced   # named, not read
+    link_size = (root / "figures" / "01-x-001.png").lstat().st_size   # the target's path length: tmp_path's varies
+    assert {"path": "figures/01-x-001.png", "bytes": link_size, "problem": "a symbolic link"} in produced   # not read
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from sandbox_attack_kit import FAKE_KEY, INPUT, MARKS, RECORDS, digest, outside, sandbox, snapshot_records  # noqa: F401
 
 from agentic_ds.sandbox.bwrap import python_roots
+from tests.sandbox_attack_kit import FAKE_KEY, INPUT, MARKS, RECORDS, digest, outside, sandbox, snapshot_records  # noqa: F401
 
 pytestmark = MARKS
 

@@ -14,7 +14,8 @@ import time
 
 import psutil
 import pytest
-from sandbox_attack_kit import MARKS, SETTINGS, outside, sandbox, start_sandbox  # noqa: F401 - fixtures
+
+from tests.sandbox_attack_kit import MARKS, SETTINGS, outside, sandbox, start_sandbox  # noqa: F401 - fixtures
 
 pytestmark = MARKS
 

@@ -6,7 +6,8 @@ import os
 import socket
 
 import psutil
-from sandbox_attack_kit import MARKS, accepted_nothing, outside, sandbox, tcp_listener  # noqa: F401 - fixtures
+
+from tests.sandbox_attack_kit import MARKS, accepted_nothing, outside, sandbox, tcp_listener  # noqa: F401 - fixtures
 
 pytestmark = MARKS
 

@@ -12,7 +12,11 @@ from pathlib import Path
 
 import psutil
 import pytest
-from sandbox_attack_kit import (  # noqa: F401 - fixtures
+
+from agentic_ds.sandbox import CodeRunner
+from agentic_ds.sandbox.user import SandboxUser
+from agentic_ds.workspace import Workspace
+from tests.sandbox_attack_kit import (  # noqa: F401 - fixtures
     MARKS,
     RECORDS,
     SETTINGS,
@@ -22,10 +26,6 @@ from sandbox_attack_kit import (  # noqa: F401 - fixtures
     sandbox,
     snapshot_records,
 )
-
-from agentic_ds.sandbox import CodeRunner
-from agentic_ds.sandbox.user import SandboxUser
-from agentic_ds.workspace import Workspace
 
 pytestmark = MARKS
 

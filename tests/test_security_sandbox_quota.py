@@ -12,7 +12,8 @@ import os
 import time
 
 import pytest
-from sandbox_attack_kit import MARKS, SETTINGS, sandbox  # noqa: F401 - fixtures
+
+from tests.sandbox_attack_kit import MARKS, SETTINGS, sandbox  # noqa: F401 - fixtures
 
 pytestmark = MARKS
 MB = 1024 * 1024

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sandbox_attack_kit import FAKE_KEY, needs_bwrap
 
 from agentic_ds.cli.main import main
 from agentic_ds.sandbox import isolation
+from tests.sandbox_attack_kit import FAKE_KEY, needs_bwrap
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
 REPO = Path(__file__).resolve().parents[1]

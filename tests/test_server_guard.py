@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from server_support import CSV, TOKEN, environment, free_port, start_server
+
+from tests.server_support import CSV, TOKEN, environment, free_port, start_server
 
 pytestmark = pytest.mark.slow
 

@@ -11,9 +11,9 @@ import sys
 import time
 
 import pytest
-from server_support import CSV, environment, start_server
 
 from agentic_ds.runs import run_lock
+from tests.server_support import CSV, environment, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

@@ -11,7 +11,8 @@ import json
 import time
 
 import pytest
-from server_support import CSV, log_lines, start_server
+
+from tests.server_support import CSV, log_lines, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

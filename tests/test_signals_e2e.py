@@ -16,10 +16,10 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from resume_support import alive, make_project, phase, resume, signal_at
 
 from agentic_ds.cli.main import main
 from agentic_ds.runs import run_lock
+from tests.resume_support import alive, make_project, phase, resume, signal_at
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from ledger_checks import assert_one_ledger
-from workflow_scripts import happy_scripts, write_sales
 
 from agentic_ds.config.settings import Settings
 from agentic_ds.runs.ledger import UsageLedger
 from agentic_ds.runs.pricing import Pricing
 from agentic_ds.testing.harness import run_scripted
+from tests.ledger_checks import assert_one_ledger
+from tests.workflow_scripts import happy_scripts, write_sales
 
 pytestmark = pytest.mark.sandbox
 

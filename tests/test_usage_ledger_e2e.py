@@ -9,12 +9,12 @@ import json
 import pytest
 import yaml
 from click.testing import CliRunner
-from fault_runs import FAST_CALLS, assert_consistent, run_cli
-from ledger_checks import assert_one_ledger
 
 from agentic_ds.cli.main import main
 from agentic_ds.errors import EXIT_INCOMPLETE
-from agentic_ds.testing.fault_server import FaultServer
+from tests.fault_runs import FAST_CALLS, assert_consistent, run_cli
+from tests.ledger_checks import assert_one_ledger
+from tests.support.fault_server import FaultServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -96,7 +96,7 @@ def test_with_compaction_and_retries_the_ledger_still_agrees_with_the_calls_bloc
     """The compactor's summaries are model calls too (they made run.json's tokens and cost disagree); retried
     requests are one answered call each. A budget this small makes a messy run (loops, failed stages): the
     figures must agree all the same."""
-    from agentic_ds.testing.fault_server import Rule, Status
+    from tests.support.fault_server import Rule, Status
 
     with FaultServer([Rule(Status(503, "overloaded"), agent="coding_agent", times=1)]) as server:
         run = run_cli(tmp_path, server.url, mode="orchestrated", context={"budget_tokens": 3000})
@@ -109,7 +109,7 @@ def test_with_compaction_and_retries_the_ledger_still_agrees_with_the_calls_bloc
 
 def test_a_first_call_that_fails_counts_no_call_anywhere(tmp_path):
     """The call never answered: run.json's tokens, agents, cost and calls block all say 0 answered calls."""
-    from agentic_ds.testing.fault_server import Rule, Status
+    from tests.support.fault_server import Rule, Status
 
     with FaultServer([Rule(Status(401, "key revoked"), times=None)]) as server:
         run = run_cli(tmp_path, server.url, model=LOCAL)

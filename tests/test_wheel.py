@@ -61,7 +61,8 @@ def installed(tmp_path_factory) -> Iterator[dict[str, Path]]:
         python = _fresh_venv(base / "venv")
     subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
                    check=True, capture_output=True)
-    package = subprocess.run([str(python), "-c", "import agentic_ds; print(agentic_ds.__file__)"], cwd=base,
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}   # the wheel's copy, not a checkout on the path
+    package = subprocess.run([str(python), "-c", "import agentic_ds; print(agentic_ds.__file__)"], cwd=base, env=plain,
                              check=True, capture_output=True, text=True).stdout.strip()
     yield {"wheel": wheel, "python": python, "command": python.parent / "agentic-ds", "package": Path(package).parent}
     if Path(sys.prefix) in base.parents:
@@ -72,7 +73,8 @@ def installed(tmp_path_factory) -> Iterator[dict[str, Path]]:
 def elsewhere(tmp_path) -> tuple[Path, dict[str, str]]:
     """A working directory outside the repository, holding only the example data; an environment without keys."""
     shutil.copytree(EXAMPLE_DATA, tmp_path / "data")
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_")}
+    env = {k: v for k, v in os.environ.items()
+           if not k.endswith("_API_KEY") and not k.startswith("AGENTIC_DS_") and k != "PYTHONPATH"}  # the wheel only
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return tmp_path, env
 
@@ -97,6 +99,22 @@ def test_the_wheel_carries_the_web_page(installed):
         names = set(wheel.namelist())
     assert {"agentic_ds/server/static/index.html", "agentic_ds/server/static/main.js",
             "agentic_ds/server/static/app.css"} <= shipped <= names
+
+
+def test_the_wheel_carries_the_public_test_doubles_but_no_test_only_code(installed, elsewhere):
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        names = set(wheel.namelist())
+    test_only = sorted(p.name for p in (REPO / "tests" / "support").glob("*.py") if p.name != "__init__.py")
+    assert {"fault_server.py", "adversarial.py", "shared_context.py"} <= set(test_only)
+    assert not [name for name in names if name.rsplit("/", 1)[-1] in test_only], "test-only code in the wheel"
+    assert not any(name.startswith(("tests/", "support/")) for name in names)
+    assert {"agentic_ds/testing/scripted.py", "agentic_ds/testing/harness.py"} <= names   # documented doubles
+    cwd, env = elsewhere   # what stays imports nothing that moved: the doubles and the relay work from the wheel
+    probe = "import agentic_ds.testing.harness, agentic_ds.testing.replay, agentic_ds.testing.relay_responder"
+    subprocess.run([str(installed["python"]), "-c", probe], cwd=cwd, env=env, check=True, capture_output=True)
+    done = subprocess.run([str(installed["python"]), "-m", "agentic_ds.testing.relay", "--help"], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "serve" in done.stdout, done.stderr
 
 
 def test_the_installed_package_reads_its_bundled_files(installed, elsewhere):

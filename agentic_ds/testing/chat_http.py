@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
-from agentic_ds.testing.fault_server import MAX_BODY, error_body
-
 CHARS_PER_TOKEN = 4
+MAX_BODY = 32 * 1024 * 1024
 STREAM_PIECE = 200   # characters of content per streamed chunk
 
 
@@ -35,6 +34,11 @@ class Refusal:
     status: int
     message: str
     kind: str = "invalid_request_error"
+
+
+def error_body(message: str, kind: str = "server_error") -> bytes:
+    """An OpenAI-style error document."""
+    return json.dumps({"error": {"message": message, "type": kind, "code": None}}).encode()
 
 
 def estimate_usage(body: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, int]:

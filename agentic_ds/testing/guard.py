@@ -4,7 +4,7 @@
 client, our `PolicyClient.send` (the only place our code calls litellm's network functions), and the Claude Agent
 SDK's subprocess transport - and returns a function that undoes it. The test suite turns it on for every test
 (tests/conftest.py). A LiteLLM request whose `api_base` is on the loopback interface passes: that is a test double
-(the fault-injecting server of `agentic_ds.testing.fault_server`, or a local llama.cpp server), never a provider.
+(the fault-injecting server of tests/support/fault_server.py, or a local llama.cpp server), never a provider.
 litellm itself is not imported here: it costs seconds.
 """
 

@@ -10,6 +10,7 @@ that is how the agent must answer, or plain text (JSON for structured agents).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from google.adk.models import LlmRequest
@@ -91,12 +92,16 @@ def to_llm_request(body: dict[str, Any]) -> tuple[LlmRequest, list[str], bool]:
 
 
 class OfflineBrain:
-    """Answers chat requests with the offline model (one instance serves a whole run)."""
+    """Answers chat requests with the offline model (one instance serves a whole run).
 
-    def __init__(self) -> None:
+    The prompt values come from this process's run; `shared` reads them for a run in another process (a test's
+    child `agentic-ds`, tests/support/shared_context.py), and is asked only when this process has none."""
+
+    def __init__(self, shared: Callable[[str], Mapping[str, Any] | None] | None = None) -> None:
         from agentic_ds.offline import OfflineLlm
         from agentic_ds.offline.request import parse_request
 
+        self._shared = shared
         self._model = OfflineLlm()
         self._parse = parse_request
 
@@ -107,11 +112,11 @@ class OfflineBrain:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """An OpenAI chat `message` ({content, tool_calls}) and usage for `body`."""
         from agentic_ds.context.per_call import latest_context
-        from agentic_ds.testing import shared_context
 
         request, names, in_text = to_llm_request(body)
         parsed = self._parse(request)
-        parsed.context = latest_context(parsed.agent) or shared_context.read(parsed.agent) or {}
+        shared = self._shared(parsed.agent) if self._shared is not None else None
+        parsed.context = latest_context(parsed.agent) or shared or {}
         reply = self._model.answer(parsed)
         calls = list(reply.calls)
         text = reply.text

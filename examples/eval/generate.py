@@ -125,7 +125,8 @@ def shop(rng: np.random.Generator) -> dict[str, dict[str, list[str]]]:
     customer_ids = [f"C{i:03d}" for i in range(1, n_customers + 1)]
     segment = rng.choice(["Consumer", "Corporate", "Premium"], n_customers, p=[0.55, 0.3, 0.15])
     customers = {"customer_id": customer_ids,
-                 "country": list(rng.choice(["Portugal", "Norway", "Estonia", "Spain", "Belgium", "Poland"], n_customers)),
+                 "country": list(rng.choice(["Portugal", "Norway", "Estonia", "Spain", "Belgium", "Poland"],
+                                            n_customers)),
                  "segment": list(segment), "signup_year": [str(v) for v in rng.integers(2018, 2024, n_customers)]}
     product_ids = [f"P{i:02d}" for i in range(1, n_products + 1)]
     category = rng.choice(["Toys", "Books", "Garden", "Kitchen"], n_products)
@@ -145,7 +146,8 @@ def shop(rng: np.random.Generator) -> dict[str, dict[str, list[str]]]:
     start = dt.date(2023, 1, 1)
     orders = {"order_id": [f"O{i:04d}" for i in range(1, n_orders + 1)],
               "customer_id": [customer_ids[b] for b in buyer],
-              "order_date": sorted((start + dt.timedelta(days=int(d))).isoformat() for d in rng.integers(0, 365, n_orders)),
+              "order_date": sorted((start + dt.timedelta(days=int(d))).isoformat()
+                                   for d in rng.integers(0, 365, n_orders)),
               "product_id": [product_ids[c] for c in chosen], "quantity": [str(v) for v in quantity],
               "unit_price": _fixed(unit_price, 2), "revenue": _fixed(revenue, 2),
               "shipping_cost": _fixed(np.round(2.5 + 0.8 * quantity + rng.uniform(0, 3, n_orders), 2), 2)}
@@ -161,7 +163,7 @@ def write_csv(path: Path, columns: dict[str, list[str]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(names)
-        writer.writerows(zip(*(columns[name] for name in names)))
+        writer.writerows(zip(*(columns[name] for name in names), strict=True))
 
 
 def generate(out: Path, seed: int = SEED) -> list[Path]:

@@ -86,14 +86,16 @@ def employee_questions(data: Path) -> list[dict[str, Any]]:
         q("emp-mean-std-salary", "What are the mean and the standard deviation of salary? Answer as "
           "@mean_salary[value] and @std_salary[value], both rounded to two decimals.", files,
           {"mean_salary": r(salary.mean(), 2), "std_salary": r(salary.std(ddof=1), 2)}, "numeric"),
-        q("emp-age-range", "Give the minimum, median and maximum age: @min_age[value] @median_age[value] @max_age[value].",
-          files, {"min_age": age.min(), "median_age": float(np.median(age)), "max_age": age.max()}, "numeric"),
+        q("emp-age-range",
+          "Give the minimum, median and maximum age: @min_age[value] @median_age[value] @max_age[value].", files,
+          {"min_age": age.min(), "median_age": float(np.median(age)), "max_age": age.max()}, "numeric"),
         q("emp-bonus-dropna", "What is the average bonus, ignoring rows with missing values? Round to two decimals "
           "and answer as @mean_bonus[value].", files, {"mean_bonus": r(bonus[complete].mean(), 2)}, "numeric"),
         q("emp-missing-bonus", "How many missing values does the bonus column have? @missing_bonus[value]", files,
           {"missing_bonus": int(np.isnan(bonus).sum())}, "numeric"),
         q("emp-filter-mean", "What is the mean salary of employees with years_experience greater than 10? "
-          "@mean_salary[value], rounded to two decimals.", files, {"mean_salary": r(salary[exp > 10].mean(), 2)}, "numeric"),
+          "@mean_salary[value], rounded to two decimals.", files, {"mean_salary": r(salary[exp > 10].mean(), 2)},
+          "numeric"),
         q("emp-conditional-count", "How many employees in the Engineering department have a salary above 90000? "
           "@count[value]", files, {"count": int(np.sum((dept == "Engineering") & (salary > 90000)))}, "numeric"),
         q("emp-argmax-median", "Which department has the highest median salary? @department[name]", files,
@@ -135,8 +137,8 @@ def sensor_questions(data: Path) -> list[dict[str, Any]]:
     return [
         q("sen-kurtosis", "What is the excess kurtosis of temperature? @kurtosis[value] rounded to two decimals.",
           files, {"kurtosis": r(stats.kurtosis(temp, bias=False), 2)}, "numeric"),
-        q("sen-shapiro", "Test whether humidity is normally distributed with a Shapiro-Wilk test. Report @p_value[value] "
-          "rounded to four decimals and @normal[yes or no] at alpha 0.05.", files,
+        q("sen-shapiro", "Test whether humidity is normally distributed with a Shapiro-Wilk test. Report "
+          "@p_value[value] rounded to four decimals and @normal[yes or no] at alpha 0.05.", files,
           {"p_value": r(shapiro.pvalue, 4), "normal": "yes" if shapiro.pvalue >= 0.05 else "no"}, "numeric"),
         q("sen-dagostino", "Run D'Agostino's K-squared normality test on pressure: @statistic[value] @p_value[value], "
           "rounded to three decimals.", files,
@@ -172,12 +174,13 @@ def student_questions(data: Path) -> list[dict[str, Any]]:
     klass, gender = text(t, "class"), text(t, "gender")
     both = ~np.isnan(sleep)
     return [
-        q("stu-pearson-few-levels", "What is the Pearson correlation between siblings and exam_score? @r[value] rounded "
-          "to three decimals.", files, {"r": r(stats.pearsonr(siblings, score)[0], 3)}, "numeric"),
+        q("stu-pearson-few-levels", "What is the Pearson correlation between siblings and exam_score? @r[value] "
+          "rounded to three decimals.", files, {"r": r(stats.pearsonr(siblings, score)[0], 3)}, "numeric"),
         q("stu-pass-rate", "What percentage of students passed? @pass_rate[value] in percent, rounded to one decimal.",
           files, {"pass_rate": r(100 * passed.mean(), 1)}, "numeric"),
         q("stu-filter-mean", "What is the average exam_score of students with study_hours greater than 5? "
-          "@mean_score[value] rounded to two decimals.", files, {"mean_score": r(score[study > 5].mean(), 2)}, "numeric"),
+          "@mean_score[value] rounded to two decimals.", files, {"mean_score": r(score[study > 5].mean(), 2)},
+          "numeric"),
         q("stu-argmax-class", "Which class has the highest average exam_score? @class[name]", files,
           {"class": argmax(group_stat(klass, score, np.mean))}, "exact"),
         q("stu-count-below", "How many students have sleep_hours below 6? @count[value]", files,
@@ -202,7 +205,7 @@ def country_questions(data: Path) -> list[dict[str, Any]]:
     name, continent = text(c, "country"), text(c, "continent")
     pop, gdp, life = num(c, "population_m"), num(c, "gdp_billion"), num(c, "life_expectancy")
     co2, area = num(c, "co2_per_capita"), num(c, "area_km2")
-    per_capita = dict(zip(name, gdp / pop))
+    per_capita = dict(zip(name, gdp / pop, strict=True))
     density = pop * 1_000_000 / area
     return [
         q("cty-derived-argmax", "Which country has the highest GDP per capita, computed as gdp_billion / population_m? "
@@ -217,7 +220,7 @@ def country_questions(data: Path) -> list[dict[str, Any]]:
           "density? @mean_density[value] rounded to two decimals.", files,
           {"mean_density": r(density.mean(), 2)}, "numeric"),
         q("cty-argmin", "Which country has the smallest area_km2? @country[name]", files,
-          {"country": argmin(dict(zip(name, area)))}, "exact"),
+          {"country": argmin(dict(zip(name, area, strict=True)))}, "exact"),
         q("cty-two-conditions", "How many countries have life_expectancy above 62 and co2_per_capita below 4? "
           "@count[value]", files, {"count": int(np.sum((life > 62) & (co2 < 4)))}, "numeric"),
         q("cty-group-mean", "What is the mean gdp_billion per continent?", files,
@@ -228,12 +231,13 @@ def country_questions(data: Path) -> list[dict[str, Any]]:
 
 def shop_questions(data: Path) -> list[dict[str, Any]]:
     folder = data / "shop"
-    customers, orders, products = read(folder / "customers.csv"), read(folder / "orders.csv"), read(folder / "products.csv")
+    customers, orders = read(folder / "customers.csv"), read(folder / "orders.csv")
+    products = read(folder / "products.csv")
     files = ["data/shop"]
-    segment_of = dict(zip(customers["customer_id"], customers["segment"]))
-    country_of = dict(zip(customers["customer_id"], customers["country"]))
-    category_of = dict(zip(products["product_id"], products["category"]))
-    name_of = dict(zip(products["product_id"], products["product_name"]))
+    segment_of = dict(zip(customers["customer_id"], customers["segment"], strict=True))
+    country_of = dict(zip(customers["customer_id"], customers["country"], strict=True))
+    category_of = dict(zip(products["product_id"], products["category"], strict=True))
+    name_of = dict(zip(products["product_id"], products["product_name"], strict=True))
     revenue, quantity = num(orders, "revenue"), num(orders, "quantity")
     order_segment = np.array([segment_of[c] for c in orders["customer_id"]])
     order_country = np.array([country_of[c] for c in orders["customer_id"]])
@@ -255,7 +259,8 @@ def shop_questions(data: Path) -> list[dict[str, Any]]:
         q("shop-join-argmax", "Which country's customers generated the highest total revenue? @country[name]", files,
           {"country": argmax(group_stat(order_country, revenue, np.sum))}, "exact"),
         q("shop-join-products", "What is the total quantity ordered of products in the Books category? "
-          "@books_quantity[value]", files, {"books_quantity": int(quantity[order_category == "Books"].sum())}, "numeric"),
+          "@books_quantity[value]", files, {"books_quantity": int(quantity[order_category == "Books"].sum())},
+          "numeric"),
         q("shop-join-group", "What is the average order quantity for each customer segment?", files,
           {k: r(v, 2) for k, v in group_stat(order_segment, quantity, np.mean).items()}, "numeric"),
         q("shop-join-most-orders", "Which product_name has the most orders?", files,

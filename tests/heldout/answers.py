@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from heldout import q_lab, q_macro, q_medical, q_panel, q_seaborn, q_series, q_social  # noqa: F401  (registers)
-from heldout.registry import QUESTIONS, Compute, Data, Question, answer_for
+from tests.heldout import q_lab, q_macro, q_medical, q_panel, q_seaborn, q_series, q_social  # noqa: F401  (registers)
+from tests.heldout.registry import QUESTIONS, Compute, Data, Question, answer_for
 
 ANSWERS: dict[str, Compute] = {qid: question.compute for qid, question in QUESTIONS.items()}
 

@@ -12,12 +12,12 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-if str(HERE.parent) not in sys.path:
-    sys.path.insert(0, str(HERE.parent))
+if str(HERE.parents[1]) not in sys.path:
+    sys.path.insert(0, str(HERE.parents[1]))
 
-from heldout.answers import QUESTIONS, all_answers  # noqa: E402
-from heldout.materialize import materialize  # noqa: E402
-from heldout.registry import manifest_line, split_of  # noqa: E402
+from tests.heldout.answers import QUESTIONS, all_answers  # noqa: E402
+from tests.heldout.materialize import materialize  # noqa: E402
+from tests.heldout.registry import manifest_line, split_of  # noqa: E402
 
 SPLITS = ("dev", "holdout")
 

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from heldout.registry import Data, q
-from heldout.stats import anova, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, unique_mode, yes_no, z_outliers
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import (
+    anova,
+    corr,
+    iqr_outliers,
+    ols,
+    r,
+    shapiro,
+    ttest,
+    unique_arg,
+    unique_mode,
+    yes_no,
+    z_outliers,
+)
 
 SL, EN, IR = "stackloss", "engel", "iris"
 

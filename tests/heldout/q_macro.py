@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from heldout.registry import Data, q
-from heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
 
 M, L = "macrodata", "longley"
 

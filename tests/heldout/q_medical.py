@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from scipy import stats
 
-from heldout.registry import Data, q
-from heldout.stats import anova, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import anova, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
 
 W, DB, B = "wine", "diabetes", "breast_cancer"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from heldout.registry import Data, q
-from heldout.stats import anova, chi2, corr, ols, r, ttest, unique_arg, unique_mode, yes_no, z_outliers
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import anova, chi2, corr, ols, r, ttest, unique_arg, unique_mode, yes_no, z_outliers
 
 G, F = "grunfeld", "fair"
 

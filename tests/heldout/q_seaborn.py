@@ -6,8 +6,8 @@ flights: 3 months without a passenger count); a question says how to treat them 
 
 from __future__ import annotations
 
-from heldout.registry import Data, q
-from heldout.stats import (
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import (
     anova,
     chi2,
     corr,

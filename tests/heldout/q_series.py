@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 from scipy import stats
 
-from heldout.registry import Data, q
-from heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, yes_no, z_outliers
 
 S, N, C, E = "sunspots", "nile", "co2", "elnino"
 MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]

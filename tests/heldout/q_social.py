@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from heldout.registry import Data, q
-from heldout.stats import chi2, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, unique_mode, yes_no
+from tests.heldout.registry import Data, q
+from tests.heldout.stats import chi2, corr, iqr_outliers, ols, r, shapiro, ttest, unique_arg, unique_mode, yes_no
 
 SP, SC, A = "spector", "statecrime", "anes96"
 

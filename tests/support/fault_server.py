@@ -10,7 +10,7 @@ or without Retry-After, 500, 503, 401, 404, 400...), `Hang`, `Malformed`, `Empty
 `SchemaInvalid`, `UnknownTool`, `BadToolArgs`, `Reply`. `rejects` makes it refuse what llama.cpp's server refuses
 (`LLAMA_CPP_REJECTS`). It is bounded: requests are counted and capped, a hang lasts at most `max_hang_s`, bodies are
 size-limited, and `close()` releases everything. `cached_tokens` makes every reply report that many cached prompt
-tokens, as OpenAI reports prompt caching. Connection refused needs no server: `unused_port()`.
+tokens, as OpenAI reports prompt caching. Connection refused needs no server: `unused_port()` (the `free_port` fixture).
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:   # imported when first used: it loads ADK, and the relay reuses this module without it
+from agentic_ds.testing.chat_http import MAX_BODY, error_body
+
+if TYPE_CHECKING:   # imported when first used: it loads ADK
     from agentic_ds.testing.openai_brain import OfflineBrain
 
 _AGENT = re.compile(r'Your internal name is "([^"]+)"')
-MAX_BODY = 32 * 1024 * 1024
 
 # What llama-cpp-python's server (0.3.x) answers with HTTP 500, seen against SmolLM2 (research/local-model.md).
 LIST_CONTENT = 'can only concatenate str (not "list") to str'
@@ -47,10 +48,6 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     hang_s: float | None = None     # no answer: hold the connection this long, then drop it
     kind: str = "reply"
-
-
-def error_body(message: str, kind: str = "server_error") -> bytes:
-    return json.dumps({"error": {"message": message, "type": kind, "code": None}}).encode()
 
 
 class Step:
@@ -256,7 +253,9 @@ class FaultServer:
         if self._brain is None:
             from agentic_ds.testing.openai_brain import OfflineBrain
 
-            self._brain = OfflineBrain()
+            from . import shared_context
+
+            self._brain = OfflineBrain(shared=shared_context.read)
         return self._brain.answer(body)
 
     def completion(self, body: dict[str, Any], message: dict[str, Any], finish_reason: str, *, kind: str,

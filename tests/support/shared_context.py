@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 ENV = "AGENTIC_DS_TEST_SHARED_CONTEXT"
-_SITE = "import os\nfrom agentic_ds.testing import shared_context\nshared_context.install(os.environ['{env}'])\n"
+# The child imports this file from its own folder (tests/ is not a package the child could import it from).
+_SITE = (
+    "import os, sys\nsys.path.append({folder!r})\nimport shared_context\nshared_context.install(os.environ[{env!r}])\n"
+)
 _folder: Path | None = None
 
 
@@ -73,5 +76,6 @@ def _shared_folder() -> Path:
     if _folder is None:
         _folder = Path(tempfile.mkdtemp(prefix="agentic-ds-shared-context-"))
         (_folder / "site").mkdir()
-        (_folder / "site" / "sitecustomize.py").write_text(_SITE.format(env=ENV), encoding="utf-8")
+        site = _SITE.format(folder=str(Path(__file__).resolve().parent), env=ENV)
+        (_folder / "site" / "sitecustomize.py").write_text(site, encoding="utf-8")
     return _folder
