@@ -34,7 +34,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from google.adk.models import LlmRequest, LlmResponse  # noqa: E402
+from google.adk.models import BaseLlm, LlmRequest, LlmResponse  # noqa: E402
 
 from agentic_ds.context.per_call import is_per_call  # noqa: E402
 from agentic_ds.context.tokens import count_tokens  # noqa: E402
@@ -191,7 +191,7 @@ async def one_run(root: Path, compaction: bool, budget: int, cells: int, rows: i
     request = make_request(root, "Look at the data step by step and report the key results.", [data], settings=settings)
     models = {a: ScriptedLlm(name=a, script=s) for a, s in scripts(cells, rows).items()}
     started = time.perf_counter()
-    outcome = await execute_run(request, llm_overrides=models)
+    outcome = await execute_run(request, llm_overrides=dict[str, BaseLlm](models))
     measure = RunMeasure(wall_s=time.perf_counter() - started)
     assert outcome.status == "completed", outcome.reason
     for name, model in models.items():

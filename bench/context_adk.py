@@ -47,11 +47,11 @@ def adks_own_compaction() -> Iterator[None]:
             assembled.compaction_guard = None
         return assembled
 
-    assembly.assemble = with_adks   # type: ignore[assignment]
+    assembly.assemble = with_adks
     try:
         yield
     finally:
-        assembly.assemble = real   # type: ignore[assignment]
+        assembly.assemble = real
 
 
 async def main() -> None:

@@ -153,7 +153,7 @@ async def run(root: Path, stages: int, calls: int, budget: int) -> tuple[int, li
     toolset.make_file_tools = timed_file_tools
     try:
         started = time.perf_counter()
-        outcome = await execute_run(request, llm_overrides=models)
+        outcome = await execute_run(request, llm_overrides=dict[str, BaseLlm](models))
         wall = time.perf_counter() - started
     finally:
         toolset.make_file_tools = make_file_tools

@@ -78,7 +78,7 @@ def coder_step(stages: int) -> Callable[[LlmRequest], LlmResponse]:
         part = int(stage_id.lstrip("s"))
         done = _results_so_far(request)
         if done < len(LOOK_AROUND):
-            return call("list_files", **LOOK_AROUND[done])
+            return call("list_files", **dict(LOOK_AROUND[done]))  # type: ignore[arg-type]  # its args are str
         if done == len(LOOK_AROUND):
             return call("run_python", code=part_code(part))
         rows, mean = part_mean(part)
@@ -171,7 +171,7 @@ def in_flight(calls: list[Any]) -> int:
 async def measure(root: Path, width: int, delay_s: float, stages: int = 4) -> tuple[Measured, Any]:
     """One run at `--parallel-stages width`: what it produced and how long it took. Also returns the outcome."""
     from agentic_ds.agent_table import llm_agents
-    from agentic_ds.config.settings import Settings
+    from agentic_ds.config.settings import LoopSettings, SandboxSettings, Settings
     from agentic_ds.offline import OfflineLlm
     from agentic_ds.testing.harness import make_request
     from agentic_ds.testing.latency import LatencyLlm
@@ -185,7 +185,7 @@ async def measure(root: Path, width: int, delay_s: float, stages: int = 4) -> tu
     }
     for name in llm_agents():
         models.setdefault(name, LatencyLlm(inner=OfflineLlm(), delay_s=delay_s))
-    settings = Settings(loops={"parallel_stages": width}, sandbox={"mode": "off"})
+    settings = Settings(loops=LoopSettings(parallel_stages=width), sandbox=SandboxSettings(mode="off"))
     request = make_request(root, TASK, [data], settings=settings)
     started = time.perf_counter()
     outcome = await execute_run(request, llm_overrides=models)

@@ -19,6 +19,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from google.adk.models import BaseLlm  # noqa: E402
+
 from bench.record import record_section  # noqa: E402
 from bench.scripted_runs import long_run_scripts, write_data  # noqa: E402
 
@@ -35,7 +37,7 @@ async def one_run(root: Path, persisted: bool, stages: int, calls: int) -> tuple
     models = {a: ScriptedLlm(name=a, script=s) for a, s in long_run_scripts(stages, calls).items()}
     service = None if persisted else InMemorySessionService()
     started = time.perf_counter()
-    outcome = await execute_run(request, llm_overrides=models, session_service=service)
+    outcome = await execute_run(request, llm_overrides=dict[str, BaseLlm](models), session_service=service)
     wall = time.perf_counter() - started
     # The scripted coder only calls file tools and writes its result with `write_file`: its criteria are met citing
     # that file, but no code ran, so the evidence allows no more than `incomplete` (see bench/scripted_runs.py).

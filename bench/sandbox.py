@@ -48,7 +48,7 @@ async def measure(starts: int, calls: int) -> tuple[list[float], list[float], li
             start_times.append(time.perf_counter() - began)
             assert first.ok, first.error
             if i == 0:
-                kernel = runner._kernel   # the bare kernel round trip, without the runner's recording
+                kernel = runner.kernel   # the bare kernel round trip, without the runner's recording
                 assert kernel is not None
                 guard = kernel.watchdog.quota_guard
                 watcher = guard._watcher

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from server_support import CSV, RUN_S, TOKEN, Server, environment, log_lines, start_server
+
+from tests.server_support import CSV, RUN_S, TOKEN, Server, environment, log_lines, start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -74,9 +75,13 @@ class Watch:
     def __init__(self, page) -> None:
         self.errors: list[str] = []
         self.hosts: set[str] = set()
-        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         page.on("request", lambda request: self.hosts.add(request.url.split("/")[2]))
+
+    def _console(self, msg) -> None:
+        if msg.type == "error":
+            self.errors.append(msg.text)
 
     def clean(self, server: Server) -> None:
         assert self.errors == []

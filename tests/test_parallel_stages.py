@@ -14,21 +14,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
-from ledger_checks import assert_one_ledger
-from parallel_support import in_flight, settings, slow_models
-from resume_support import alive
 
 from agentic_ds.schema import StageRecord, StageStatus
 from agentic_ds.state import ParsedPlan
 from agentic_ds.workflow import plan_state, stage_needs
 from bench.parallel_stages import TASK, part_mean
 from bench.scripted_runs import write_data
+from tests.ledger_checks import assert_one_ledger
+from tests.parallel_support import in_flight, settings, slow_models
+from tests.resume_support import alive
 
 DELAY = 0.05
-PLAN = {"success_criteria": ["c"], "stages": [
+PLAN: dict[str, Any] = {"success_criteria": ["c"], "stages": [
     {"id": "s1", "title": "Audit", "description": "d", "needs": []},
     {"id": "s2", "title": "Means", "description": "d"},                       # nothing stated: after s1
     {"id": "s3", "title": "Plot", "description": "d", "needs": ["s1", "s1", " s2 "]},

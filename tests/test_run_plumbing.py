@@ -90,7 +90,7 @@ def test_an_instruction_is_rendered_again_only_when_its_context_changed(monkeypa
         return real_render(name, context)
 
     monkeypatch.setattr(prompting, "render_parts", counting_render)
-    prompt = prompting.PromptProviders("probe", lambda state: {"task": state["task"], "stage": state["stage"]})
+    prompt = prompting.PromptProviders("probe", lambda state: {"task": state["task"], "stage": state["stage"]})  # type: ignore[typeddict-item]  # a probe's own key
     state = {"task": "find the trend", "stage": {"title": "Load"}}
     assert prompt.instruction(_Ctx(state)) == "Task: find the trend\n"
     assert prompt.per_call(dict(state)) == "Stage: Load\n" and len(rendered) == 1

@@ -57,7 +57,9 @@ async def test_security_memory_bomb_raises_memory_error(sandbox):
 async def test_security_memory_of_many_children_is_bounded_together(tmp_path):
     runner = await start_sandbox(tmp_path / "run", SETTINGS.model_copy(update={"cell_timeout_s": 30}))
     try:
-        cgroup = runner._kernel.process_limits.cgroup
+        kernel = runner.kernel
+        assert kernel is not None
+        cgroup = kernel.process_limits.cgroup
         if cgroup is None or "memory" not in cgroup.controllers:
             pytest.skip("no memory cgroup here: memory is bounded per process only (the documented fallback)")
         peak = 0
@@ -67,7 +69,7 @@ async def test_security_memory_of_many_children_is_bounded_together(tmp_path):
             nonlocal peak
             while not done.is_set():
                 total = 0
-                for pid in runner._kernel._sandbox_pids():
+                for pid in kernel._sandbox_pids():
                     with contextlib.suppress(psutil.Error):
                         total += psutil.Process(pid).memory_info().rss
                 peak = max(peak, total)

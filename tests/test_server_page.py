@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
-from server_support import CSV, start_server
 
 from agentic_ds.report.html import status_tone
 from agentic_ds.schema import RunStatus, StageStatus
+from tests.server_support import CSV, start_server
 
 pytestmark = pytest.mark.slow
 
@@ -68,9 +68,10 @@ def test_the_status_words_and_colours_are_the_reports(server):
         assert info["statuses"][status.value]["tone"] == status_tone(status)
     assert info["statuses"]["completed"]["tone"] == "good" and info["statuses"]["failed"]["tone"] == "bad"
     assert "passed its checks" in info["statuses"]["completed"]["meaning"]
-    for status in StageStatus:
-        assert info["stage_statuses"][status.value] == {"label": status.label, "tone": status_tone(status),
-                                                        "meaning": ""}
+    for stage_status in StageStatus:
+        assert info["stage_statuses"][stage_status.value] == {"label": stage_status.label,
+                                                              "tone": status_tone(stage_status),
+                                                              "meaning": ""}
     # The page's colours for each tone are the report's, variable by variable.
     colours = re.compile(r"--(good|warn|bad|neutral)(-bg)?:\s*(#[0-9a-f]{6})")
     assert dict(((n, b), c) for n, b, c in colours.findall(REPORT_TEMPLATE.read_text())) == \

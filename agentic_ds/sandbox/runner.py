@@ -100,6 +100,13 @@ class CodeRunner:
             kernel, stage.kernel = stage.kernel, None
             await kernel.stop()
 
+    @property
+    def kernel(self) -> SandboxKernel | None:
+        """The current stage's kernel, once started (tests and benchmarks look at its limits and processes)."""
+        index = self._current_index()
+        stage = self._stages.get(index) if index is not None else None
+        return stage.kernel if stage is not None else None
+
     def _current_index(self) -> int | None:
         index = STAGE_IN_TASK.get()
         return index if index is not None else self._last_begun
