@@ -32,7 +32,7 @@ pytestmark = MARKS
 
 def host_status(runner) -> dict[str, str]:
     """The kernel process's /proc status, read by the host."""
-    text = Path(f"/proc/{runner._kernel.kernel_pid}/status").read_text()
+    text = Path(f"/proc/{runner.kernel.kernel_pid}/status").read_text()
     return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
 
 

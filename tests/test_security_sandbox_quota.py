@@ -62,7 +62,7 @@ async def test_security_a_fast_disk_bomb_is_stopped_at_the_quota(sandbox, childr
         assert "DiskQuota" in result.error and f"{SETTINGS.disk_quota_mb} MB" in result.error, result.error
         assert written > SETTINGS.disk_quota_mb * MB - 8 * MB   # the bomb did run up to the quota
         assert written <= bound(children + 1), f"{written / MB:.0f} MB written"
-        assert not (sandbox._kernel._sandbox_pids() - sandbox._kernel._keep)   # the writers are gone
+        assert not (sandbox.kernel._sandbox_pids() - sandbox.kernel._keep)   # the writers are gone
     finally:
         await clean(sandbox)
 
