@@ -23,6 +23,7 @@ from agentic_ds.schema import StageRecord, StageStatus
 from agentic_ds.state import ParsedPlan
 from agentic_ds.workflow import plan_state, stage_needs
 from bench.parallel_stages import TASK, part_mean
+from bench.parallel_stages import in_flight as most_in_flight
 from bench.scripted_runs import write_data
 from tests.ledger_checks import assert_one_ledger
 from tests.parallel_support import in_flight, settings, slow_models
@@ -94,17 +95,6 @@ def _stage_spans(calls) -> dict[str, tuple[float, float]]:
     return spans
 
 
-def _most_at_once(calls) -> int:
-    edges = sorted([(c.started, 1, c.branch) for c in calls if c.branch] + [(c.ended, -1, c.branch) for c in calls
-                                                                            if c.branch])
-    open_calls: dict[str, int] = {}
-    most = 0
-    for _, change, branch in edges:
-        open_calls[branch] = open_calls.get(branch, 0) + change
-        most = max(most, sum(1 for n in open_calls.values() if n > 0))
-    return most
-
-
 def test_two_at_once_never_start_a_stage_before_its_needs_and_never_run_more_than_two(tmp_path):
     needs = [[], [], ["s1"], ["s2", "s3"]]
     outcome, calls, models = _run(tmp_path, 2, needs)
@@ -114,7 +104,7 @@ def test_two_at_once_never_start_a_stage_before_its_needs_and_never_run_more_tha
     for stage, stated in zip(("s1", "s2", "s3", "s4"), needs, strict=True):
         for need in stated:
             assert spans[stage][0] > spans[need][1], (stage, need, spans)
-    assert _most_at_once(calls) == 2                     # s1 and s2 overlapped; never three
+    assert most_in_flight(calls) == 2                     # s1 and s2 overlapped; never three
     assert spans["s2"][0] < spans["s1"][1]
     run = outcome.workspace.root
     plan = json.loads((run / "plan.json").read_text())
@@ -144,7 +134,7 @@ def test_two_at_once_never_start_a_stage_before_its_needs_and_never_run_more_tha
 def test_one_at_a_time_is_the_order_of_old_a_stage_then_the_check_after_it(tmp_path):
     outcome, calls, _ = _run(tmp_path, 1)
     assert outcome.status == "completed", outcome.reason
-    assert _most_at_once(calls) == 1
+    assert most_in_flight(calls) == 1
     turns: list[str] = []
     for call in calls:
         where = call.branch.rsplit(".", 1)[-1] if call.branch else "run"
