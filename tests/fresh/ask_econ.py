@@ -83,10 +83,11 @@ def macro_gdp_change_crisis(d: Data) -> dict:
     return {"pct_change": r((m[(2008, 4)] / m[(2007, 4)] - 1) * 100, 2)}
 
 
-@q("argmax", "macrodata", "Which calendar year had the highest T-bill rate on average, averaging its quarters?")
+@q("argmax", "macrodata", "Which calendar year had the highest T-bill rate on average, averaging its "
+   "quarters?", checker="exact")
 def macro_year_max_tbill(d: Data) -> dict:
     m = d["macrodata"]
-    return {"year": int(unique_arg(m.groupby("year")["tbilrate"].mean()))}
+    return {"year": unique_arg(m.groupby("year")["tbilrate"].mean())}
 
 
 @q("count_share", "macrodata", "In what percentage of quarters was the real interest rate (realint) below zero? "
@@ -140,10 +141,11 @@ def longley_pearson_gnp_pop(d: Data) -> dict:
     return {"pearson": r(corr(lo["GNP"], lo["POP"], "pearson"), 4)}
 
 
-@q("hard", "longley", "Which year saw the biggest increase in total employment over the previous year?")
+@q("hard", "longley", "Which year saw the biggest increase in total employment over the previous "
+   "year?", checker="exact")
 def longley_year_max_emp_gain(d: Data) -> dict:
     lo = d["longley"].set_index("YEAR")
-    return {"year": int(unique_arg(lo["TOTEMP"].diff().dropna()))}
+    return {"year": unique_arg(lo["TOTEMP"].diff().dropna())}
 
 
 @q("stat", "longley", "What is the mean size of the armed forces across the years in the table? Give one "
@@ -231,10 +233,10 @@ def grunfeld_pooled_ols(d: Data) -> dict:
 
 
 @q("hard", "grunfeld", "Add up investment across all firms for each year. Which year had the largest increase "
-   "in that total compared with the year before (in absolute terms, not percent)?")
+   "in that total compared with the year before (in absolute terms, not percent)?", checker="exact")
 def grunfeld_year_max_total_gain(d: Data) -> dict:
     total = d["grunfeld"].groupby("year")["invest"].sum()
-    return {"year": int(unique_arg(total.diff().dropna()))}
+    return {"year": unique_arg(total.diff().dropna())}
 
 
 # --- engel: household income and food expenditure ---
@@ -275,7 +277,8 @@ def statecrime_min_hs_grad(d: Data) -> dict:
     return {"state": unique_arg(s.set_index(s["state"].str.strip())["hs_grad"], largest=False)}
 
 
-@q("topk", "statecrime", "Top three by murder rate — which states (or DC) are they?", checker="contains")
+@q("topk", "statecrime", "Top three by murder rate: which rows are they? Give the names as written in the state "
+   "column.", checker="contains")
 def statecrime_top3_murder(d: Data) -> dict:
     s = d["statecrime"].assign(state=lambda f: f["state"].str.strip()).sort_values("murder", ascending=False)
     assert s["murder"].iloc[2] > s["murder"].iloc[3]
@@ -347,8 +350,8 @@ def macro_realgovt_mean_median(d: Data) -> dict:
     return {"mean_govt": r(v.mean(), 1), "median_govt": r(v.median(), 1)}
 
 
-@q("topk", "statecrime", "Which three rows of the state table have the lowest poverty rates? Names only, "
-   "please.", checker="contains")
+@q("topk", "statecrime", "Which three rows of the state table have the lowest poverty rates? Names only, as "
+   "written in the state column, please.", checker="contains")
 def statecrime_bottom3_poverty(d: Data) -> dict:
     s = d["statecrime"].assign(state=lambda f: f["state"].str.strip()).sort_values("poverty")
     assert s["poverty"].iloc[2] < s["poverty"].iloc[3]

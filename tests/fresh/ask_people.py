@@ -145,7 +145,8 @@ def tips_mean_tip_pct(d: Data) -> dict:
 
 
 @q("group", "tips", "The owner wants the mean tip for each day of the week in the data (Thur, Fri, Sat, Sun), "
-   "leaving out parties whose tip is missing. Round to 2 decimals.")
+   "leaving out parties whose tip is missing. Label each with the day's abbreviation as in the day column and "
+   "round to 2 decimals.")
 def tips_mean_tip_by_day(d: Data) -> dict:
     g = d["tips"].groupby("day")["tip"].mean()
     return {day: r(g[day], 2) for day in ("Thur", "Fri", "Sat", "Sun")}
