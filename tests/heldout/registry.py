@@ -95,10 +95,10 @@ def answer_for(question: Question, data: Data) -> dict[str, Any]:
     return {str(k): normalise(v) for k, v in question.compute(data).items()}
 
 
-def split_of(questions: dict[str, Question]) -> dict[str, str]:
+def split_of(questions: dict[str, Question], kinds: tuple[str, ...] = KINDS) -> dict[str, str]:
     """'dev' or 'holdout' for each id: within each kind, ordered by a hash of the id, the first 60% are dev."""
     result: dict[str, str] = {}
-    for kind in KINDS:
+    for kind in kinds:
         ids = sorted((i for i, qn in questions.items() if qn.kind == kind),
                      key=lambda i: hashlib.sha256(i.encode()).hexdigest())
         cut = round(DEV_SHARE * len(ids))
