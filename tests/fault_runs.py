@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from agentic_ds.cli.main import main
 
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
-FAST_CALLS = {"timeout_s": 2.0, "retries": 2, "backoff_s": 0.05, "max_backoff_s": 1.5}
+FAST_CALLS = {"timeout_s": 30.0, "retries": 2, "backoff_s": 0.05, "max_backoff_s": 1.5}
 
 
 @dataclass

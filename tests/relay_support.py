@@ -35,7 +35,7 @@ def call_and_result(call_id: str, tool: str, arguments: dict[str, Any], result: 
     ]
 
 
-def answer_when_asked(folder: Path, number: int, reply: dict[str, Any] | bytes, timeout_s: float = 10) -> None:
+def answer_when_asked(folder: Path, number: int, reply: dict[str, Any] | bytes, timeout_s: float = 60) -> None:
     """Wait for request `number` to be complete in `folder`, then write its reply (create-only)."""
     deadline = time.monotonic() + timeout_s
     while not (folder / name(number, "request.md")).exists():

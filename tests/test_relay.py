@@ -42,7 +42,8 @@ async def test_a_request_becomes_files_and_the_reply_file_is_the_answer(relay):
     in_background(lambda: answer_when_asked(folder, 0, CALL))
     request = body()
     response = await litellm.acompletion(model="openai/relay", api_base=relay.url, api_key="none",
-                                         messages=request["messages"], tools=request["tools"], tool_choice="auto")
+                                         timeout=90, max_retries=0, messages=request["messages"],
+                                         tools=request["tools"], tool_choice="auto")
     call = response.choices[0].message.tool_calls[0]
     assert call.function.name == "run_python" and json.loads(call.function.arguments) == {"code": "print(1)"}
     assert response.choices[0].finish_reason == "tool_calls"
@@ -68,7 +69,8 @@ async def test_streamed_and_plain_requests_get_the_same_reply(relay):
         request = body(tools=number == 2)
         request["messages"][1]["content"] += f" ({number})"
         response = await litellm.acompletion(model="openai/relay", api_base=relay.url, api_key="none",
-                                             stream=stream, **{k: v for k, v in request.items() if k != "model"})
+                                             timeout=90, max_retries=0, stream=stream,
+                                             **{k: v for k, v in request.items() if k != "model"})
         if not stream:
             assert response.choices[0].message.content == text
             continue
