@@ -33,9 +33,9 @@ PROFILE = DataProfile()
 CONTEXT_VARS = {
     "plan_maker": ["task", "data_profile", "input_problems", "asks", "previous_plan", "review", "user_notes",
                    "max_stages", "profile"],
-    "plan_reviewer": ["task", "data_profile", "plan", "previous_review", "profile", "max_stages"],
+    "plan_reviewer": ["task", "data_profile", "asks", "plan", "previous_review", "profile", "max_stages"],
     "confirmation": ["subject", "review"],
-    "plan_parser": ["plan", "asks", "previous_error"],
+    "plan_parser": ["task", "plan", "asks", "previous_error"],
     "task_reader": ["task", "slots", "data_profile", "profile", "previous_error"],
     "judge": ["task", "asks", "answer", "parts", "excerpts", "criteria"],
     "coding_agent": ["task", "data_profile", "stages", "current", "stage", "feedback", "previous_code", "last_error",
@@ -206,6 +206,22 @@ def test_everything_static_comes_before_anything_that_changes_between_calls(name
     assert full_a.startswith(a.static) and full_a.rstrip().endswith(a.per_call.rstrip())
 
 
+# The run's shared context, in its order: what an agent's template takes of it leads its static part, the same bytes
+# in every agent's, so a provider's prompt cache serves it from any agent's earlier request.
+SHARED_CONTEXT = {"task": "## Task\nRUN-STATIC-task\n", "data_profile": "## Data profile\nRUN-STATIC-data_profile\n",
+                  "asks": "## What the task asks\n- [a1] RUN-STATIC-asks\n"}
+
+
+@pytest.mark.parametrize(("name", "mode"), [case for case in CASES if "task" in CONTEXT_VARS[case.values[0]]])
+def test_the_runs_shared_context_leads_every_system_text_then_the_agents_own_instructions(name, mode):
+    static = render_parts(name, context(name, "A", mode)).static
+    given = [SHARED_CONTEXT[var] for var in SHARED_CONTEXT if var in CONTEXT_VARS[name]]
+    head = "\n".join(given)
+    assert static.startswith(head), f"{name}.md.j2 does not start with the shared context: {static[:300]!r}"
+    # the agent's own instructions follow it, not another shared section
+    assert not static[len(head):].lstrip().startswith(("## Task", "## Data profile", "## What the task asks"))
+
+
 async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_the_end(tmp_path):
     outcome, models = await run_scripted(tmp_path, "Mean price by region?", [write_sales(tmp_path / "data")],
                                          happy_scripts())
@@ -230,6 +246,17 @@ async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_
     # the reviewer's static head is the same for both stages as well
     reviewer = models["code_reviewer"].requests
     assert reviewer[0].config.system_instruction == reviewer[1].config.system_instruction
+    # across agents: each system text starts with the run's shared context (task, data profile), the same bytes,
+    # and ends with ADK's identity line, once: the agents' requests share their head, not only each its own
+    shared = system[: system.index("You are the data scientist")]
+    assert shared.startswith("## Task\nMean price by region?") and "## Data profile" in shared
+    for name in ("plan_maker", "plan_reviewer"):
+        assert models[name].requests[0].config.system_instruction.startswith(shared), name
+    for name, model in models.items():
+        text = model.requests[0].config.system_instruction
+        assert text.startswith("## Task\nMean price by region?\n"), name
+        assert text.count("Your internal name is") == 1
+        assert text.rstrip().endswith(f'You are an agent. Your internal name is "{name}".'), name
 
 
 @pytest.mark.parametrize(("spec", "wanted"), [
