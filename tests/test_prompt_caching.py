@@ -16,11 +16,12 @@ from agentic_ds.context.per_call import is_per_call
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
 from agentic_ds.testing.harness import run_scripted
+from agentic_ds.testing.scripted import call, text
 from agentic_ds.workflow.prompting import render, render_parts, template_names
 from tests.cache_marker_probe import PER_CALL, STATIC
 from tests.conftest import CREDENTIAL_VARS
 from tests.fake_provider import FakeProvider
-from tests.workflow_scripts import happy_scripts, write_sales
+from tests.workflow_scripts import BROKEN_CODE, approve, happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
@@ -257,6 +258,22 @@ async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_
         assert text.startswith("## Task\nMean price by region?\n"), name
         assert text.count("Your internal name is") == 1
         assert text.rstrip().endswith(f'You are an agent. Your internal name is "{name}".'), name
+
+
+async def test_a_retry_shows_the_code_and_error_it_began_with_so_its_turn_stays_a_common_prefix(tmp_path):
+    scripts = happy_scripts()
+    scripts["coding_agent"][2:2] = [call("run_python", code=BROKEN_CODE), text("Computed the mean prize.")]
+    scripts["code_reviewer"] = approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist.")] + approve()
+    outcome, models = await run_scripted(tmp_path, "Mean price by region?", [write_sales(tmp_path / "data")], scripts)
+    assert outcome.status == "completed", outcome.reason
+    coder = models["coding_agent"].requests   # s1: call, answer; s2 attempt 1: call, answer; attempt 2: call, answer
+    first, second = coder[4], coder[5]
+    head = first.contents[0].parts[0].text
+    assert "## Code already run in this stage" in head and "df['prize']" in head and "KeyError" in head
+    # the second call of the attempt (after a cell that ran fine) is the first one plus its exchange: the code and
+    # error shown are still those the attempt began with
+    assert second.contents[: len(first.contents)] == first.contents
+    assert len(second.contents) > len(first.contents)
 
 
 @pytest.mark.parametrize(("spec", "wanted"), [
