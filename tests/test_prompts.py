@@ -181,3 +181,15 @@ def test_the_validator_shows_the_execution_its_mode_has():
     nothing_ran = render("answer_validator", {**CONTEXTS["answer_validator"], "mode": "simple", "execution": {},
                                               "summary": "", "stages": [], "criteria": []})
     assert "No code was executed in this attempt." in nothing_ran
+
+
+def test_the_files_a_cell_wrote_are_named_once_in_the_execution_shown():
+    execution = {"ok": True, "cells": 2, "error": "", "files": ["outputs/means.csv", "figures/box.png"],
+                 "output_tail": "north 11.0\n[figures saved] figures/box.png\n[files written] outputs/means.csv"}
+    shown = render("code_reviewer", {**CONTEXTS["code_reviewer"], "execution": execution})
+    assert shown.count("outputs/means.csv") == 1 and shown.count("figures/box.png") == 1
+    assert "files written:" not in shown
+    # a file the tail does not name (cut off, or not printed) is still listed
+    cut = {**execution, "output_tail": "north 11.0"}
+    shown = render("code_reviewer", {**CONTEXTS["code_reviewer"], "execution": cut})
+    assert "files written: outputs/means.csv, figures/box.png\n" in shown
