@@ -20,12 +20,17 @@ a simple-mode run). Two shares, each the sum of a prefix length over the sum of 
   prefix caches of OpenAI, DeepSeek, vLLM and llama.cpp serve it (Anthropic's caches the same way up to its cache
   markers). The first request of a run counts 0. It is never below the same-agent share.
 
+`uncached_from` splits the input no earlier request shares by where in its request it starts: in the system text (an
+agent's own instructions after the shared context), in the tool declarations, or in the messages (the per-call part,
+and what is new in a turn: the model's last reply and the tool results).
+
     .venv/bin/python bench/cassettes.py              # the recorded requests; writes `## cassettes` of BENCHMARKS.md
     .venv/bin/python bench/cassettes.py --replay     # ... and the current code's (minutes a cassette)
     .venv/bin/python bench/cassettes.py --no-record
 
-Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P max_stage_calls=M
-max_stage_tokens=K` (of the replayed requests with `--replay`, else of the recorded ones).
+Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P same_agent_ceiling=X
+max_stage_calls=M (run stage) max_stage_tokens=K (run stage) uncached_from=system:A,tools:B,messages:C` (of the
+replayed requests with `--replay`, else of the recorded ones).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +65,31 @@ class Sent:
     agent: str
     scope: str
     text: str
+    tools_at: int = 0      # where the tool declarations start in `text`
+    messages_at: int = 0   # where the other messages start
+
+
+PARTS = ("system", "tools", "messages")
+
+
+def serialise_parts(messages: list[dict[str, Any]], tools: Any) -> tuple[str, int, int]:
+    """(text, where its tool declarations start, where its other messages start)."""
+    system = [f"system: {text_of(m.get('content'))}" for m in messages if m.get("role") in ("system", "developer")]
+    declared = [f"tool: {json.dumps(tool, sort_keys=True)}" for tool in tools or []]
+    tools_at = len("\n".join(system)) + (1 if system and declared else 0)
+    head = "\n".join([*system, *declared])
+    rest = serialise_messages(messages)
+    messages_at = len(head) + (1 if head and rest else 0)
+    return "\n".join(piece for piece in (head, rest) if piece), tools_at, messages_at
 
 
 def serialise_request(messages: list[dict[str, Any]], tools: Any) -> str:
     """System text, tool declarations, then the other messages."""
-    pieces = [f"system: {text_of(m.get('content'))}" for m in messages if m.get("role") in ("system", "developer")]
-    pieces += [f"tool: {json.dumps(tool, sort_keys=True)}" for tool in tools or []]
+    return serialise_parts(messages, tools)[0]
+
+
+def serialise_messages(messages: list[dict[str, Any]]) -> str:
+    pieces = []
     for message in messages:
         role = message.get("role")
         if role in ("system", "developer"):
@@ -84,14 +108,14 @@ def serialise(recorded: Recorded) -> str:
 
 
 def recorded_requests(exchanges: Iterable[Recorded]) -> list[Sent]:
-    return [Sent(r.agent, r.scope, serialise(r)) for r in exchanges]
+    return [Sent(r.agent, r.scope, *serialise_parts(r.messages, r.tool_decls)) for r in exchanges]
 
 
 def replayed_requests(bodies: list[dict[str, Any]], scopes: list[str]) -> list[Sent]:
     requests = []
     for body, scope in zip(bodies, scopes, strict=True):
         request = read_request(body)
-        requests.append(Sent(request.agent, scope, serialise_request(request.messages, body.get("tools"))))
+        requests.append(Sent(request.agent, scope, *serialise_parts(request.messages, body.get("tools"))))
     return requests
 
 
@@ -117,11 +141,16 @@ class Tally:
     prefix_chars: int = 0  # shared with the same agent's previous request
     cache_chars: int = 0   # shared with any earlier request of the run
     first_chars: int = 0   # input of an agent's first request: no earlier request of it to share a prefix with
+    # input no earlier request shares, by the part of the request where it starts (system text, tools, messages)
+    uncached: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
 
-    def add(self, current: str, previous: str | None, cached: int = 0) -> None:
+    def add(self, current: str, previous: str | None, cached: int = 0, request: Sent | None = None) -> None:
         self.calls += 1
         self.input_chars += len(current)
         self.cache_chars += cached
+        if request is not None and cached < len(current):
+            part = "system" if cached < request.tools_at else "tools" if cached < request.messages_at else "messages"
+            self.uncached[part] += len(current) - cached
         if previous is not None:
             self.prefix_chars += shared_length(previous, current)
         else:
@@ -133,6 +162,8 @@ class Tally:
         self.prefix_chars += other.prefix_chars
         self.cache_chars += other.cache_chars
         self.first_chars += other.first_chars
+        for part in PARTS:
+            self.uncached[part] += other.uncached[part]
 
     @property
     def tokens(self) -> int:
@@ -158,12 +189,13 @@ def stage_of(scope: str) -> str:
 
 def measure(requests: list[Sent] | list[Recorded]) -> dict[str, Tally]:
     """A tally per stage, in the order stages first appear."""
-    sent = [r if isinstance(r, Sent) else Sent(r.agent, r.scope, serialise(r)) for r in requests]
+    sent = [r if isinstance(r, Sent) else recorded_requests([r])[0] for r in requests]
     stages: dict[str, Tally] = {}
     previous: dict[str, str] = {}
     for position, request in enumerate(sent):
         cached = max((shared_length(earlier.text, request.text) for earlier in sent[:position]), default=0)
-        stages.setdefault(stage_of(request.scope), Tally()).add(request.text, previous.get(request.agent), cached)
+        stages.setdefault(stage_of(request.scope), Tally()).add(request.text, previous.get(request.agent), cached,
+                                                                 request)
         previous[request.agent] = request.text
     return stages
 
@@ -204,7 +236,8 @@ def summary(runs: list[RunFigures]) -> str:
     return (f"cassettes: runs={len(runs)} calls={overall.calls} input_tokens={overall.tokens} "
             f"same_agent_share={overall.share:.3f} provider_cache_share={overall.cache_share:.3f} "
             f"same_agent_ceiling={overall.ceiling:.3f} max_stage_calls={calls[0].calls} ({calls[1]}) "
-            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]})")
+            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) uncached_from=" +
+            ",".join(f"{part}:{overall.uncached[part] / max(overall.input_chars, 1):.3f}" for part in PARTS))
 
 
 def _ending(meta: dict[str, Any]) -> str:
@@ -236,7 +269,9 @@ DEFINITIONS = (
     "request's longest common prefix with the same agent's previous request, over all input (an agent's first "
     "request counts 0). **Provider-cache share**: each request's longest common prefix with any earlier request of "
     "the same run, over all input: what the automatic prefix caches of OpenAI, DeepSeek, vLLM and llama.cpp can serve "
-    "(Anthropic's, up to its cache markers). `same_agent_ceiling`: the same-agent share if every request after an "
+    "(Anthropic's, up to its cache markers). `uncached_from`: the input no earlier request shares, as a share of all "
+    "input, by where in the request it starts (in the system text, the tool declarations, or the messages). "
+    "`same_agent_ceiling`: the same-agent share if every request after an "
     "agent's first were served whole. Runs answered by the offline model (fixtures) say so; their figures are not a "
     "capable model's."
 )
