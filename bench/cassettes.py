@@ -20,15 +20,18 @@ a simple-mode run). Two shares, each the sum of a prefix length over the sum of 
   prefix caches of OpenAI, DeepSeek, vLLM and llama.cpp serve it (Anthropic's caches the same way up to its cache
   markers). The first request of a run counts 0. It is never below the same-agent share.
 
-`uncached_from` splits the input no earlier request shares by where in its request it starts: in the system text (an
-agent's own instructions after the shared context), in the tool declarations, or in the messages (the per-call part,
-and what is new in a turn: the model's last reply and the tool results).
+`tools_first` is the provider-cache share with each request in Anthropic's order instead (tool declarations, then
+the system text, then the messages). `uncached_from` splits the input no earlier request shares by where in its
+request it starts: in the system text (an agent's own instructions after the shared context), in the tool
+declarations, or in the messages (the per-call part, and what is new in a turn: the model's last reply and the tool
+results).
 
     .venv/bin/python bench/cassettes.py              # the recorded requests; writes `## cassettes` of BENCHMARKS.md
     .venv/bin/python bench/cassettes.py --replay     # ... and the current code's (minutes a cassette)
     .venv/bin/python bench/cassettes.py --no-record
 
-Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P same_agent_ceiling=X
+Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P tools_first=F
+same_agent_ceiling=X
 max_stage_calls=M (run stage) max_stage_tokens=K (run stage) uncached_from=system:A,tools:B,messages:C` (of the
 replayed requests with `--replay`, else of the recorded ones).
 """
@@ -67,6 +70,12 @@ class Sent:
     text: str
     tools_at: int = 0      # where the tool declarations start in `text`
     messages_at: int = 0   # where the other messages start
+
+    @property
+    def tools_first(self) -> str:
+        """The same request in Anthropic's order: tool declarations, system text, messages."""
+        parts = (self.text[self.tools_at:self.messages_at], self.text[:self.tools_at], self.text[self.messages_at:])
+        return "\n".join(part.strip("\n") for part in parts if part.strip("\n"))
 
 
 PARTS = ("system", "tools", "messages")
@@ -140,6 +149,7 @@ class Tally:
     input_chars: int = 0
     prefix_chars: int = 0  # shared with the same agent's previous request
     cache_chars: int = 0   # shared with any earlier request of the run
+    tools_first_chars: int = 0   # the same, with every request in Anthropic's order (tools before the system text)
     first_chars: int = 0   # input of an agent's first request: no earlier request of it to share a prefix with
     # input no earlier request shares, by the part of the request where it starts (system text, tools, messages)
     uncached: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
@@ -161,6 +171,7 @@ class Tally:
         self.input_chars += other.input_chars
         self.prefix_chars += other.prefix_chars
         self.cache_chars += other.cache_chars
+        self.tools_first_chars += other.tools_first_chars
         self.first_chars += other.first_chars
         for part in PARTS:
             self.uncached[part] += other.uncached[part]
@@ -176,6 +187,10 @@ class Tally:
     @property
     def cache_share(self) -> float:
         return self.cache_chars / self.input_chars if self.input_chars else 0.0
+
+    @property
+    def tools_first_share(self) -> float:
+        return self.tools_first_chars / self.input_chars if self.input_chars else 0.0
 
     @property
     def ceiling(self) -> float:
@@ -194,8 +209,11 @@ def measure(requests: list[Sent] | list[Recorded]) -> dict[str, Tally]:
     previous: dict[str, str] = {}
     for position, request in enumerate(sent):
         cached = max((shared_length(earlier.text, request.text) for earlier in sent[:position]), default=0)
-        stages.setdefault(stage_of(request.scope), Tally()).add(request.text, previous.get(request.agent), cached,
-                                                                 request)
+        tally = stages.setdefault(stage_of(request.scope), Tally())
+        tally.add(request.text, previous.get(request.agent), cached, request)
+        reordered = request.tools_first
+        tally.tools_first_chars += max((shared_length(earlier.tools_first, reordered) for earlier in sent[:position]),
+                                       default=0)
         previous[request.agent] = request.text
     return stages
 
@@ -235,6 +253,7 @@ def summary(runs: list[RunFigures]) -> str:
     tokens = max(stages, key=lambda s: s[0].tokens, default=(Tally(), "-"))
     return (f"cassettes: runs={len(runs)} calls={overall.calls} input_tokens={overall.tokens} "
             f"same_agent_share={overall.share:.3f} provider_cache_share={overall.cache_share:.3f} "
+            f"tools_first={overall.tools_first_share:.3f} "
             f"same_agent_ceiling={overall.ceiling:.3f} max_stage_calls={calls[0].calls} ({calls[1]}) "
             f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) uncached_from=" +
             ",".join(f"{part}:{overall.uncached[part] / max(overall.input_chars, 1):.3f}" for part in PARTS))
@@ -269,7 +288,9 @@ DEFINITIONS = (
     "request's longest common prefix with the same agent's previous request, over all input (an agent's first "
     "request counts 0). **Provider-cache share**: each request's longest common prefix with any earlier request of "
     "the same run, over all input: what the automatic prefix caches of OpenAI, DeepSeek, vLLM and llama.cpp can serve "
-    "(Anthropic's, up to its cache markers). `uncached_from`: the input no earlier request shares, as a share of all "
+    "(Anthropic's, up to its cache markers). `tools_first`: the provider-cache share with every request in "
+    "Anthropic's order (tool declarations before the system text). `uncached_from`: the input no earlier request "
+    "shares, as a share of all "
     "input, by where in the request it starts (in the system text, the tool declarations, or the messages). "
     "`same_agent_ceiling`: the same-agent share if every request after an "
     "agent's first were served whole. Runs answered by the offline model (fixtures) say so; their figures are not a "
