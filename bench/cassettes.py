@@ -21,10 +21,10 @@ a simple-mode run). Two shares, each the sum of a prefix length over the sum of 
   markers). The first request of a run counts 0. It is never below the same-agent share.
 
 `tools_first` is the provider-cache share with each request in Anthropic's order instead (tool declarations, then
-the system text, then the messages). `uncached_from` splits the input no earlier request shares by where in its
-request it starts: in the system text (an agent's own instructions after the shared context), in the tool
-declarations, or in the messages (the per-call part, and what is new in a turn: the model's last reply and the tool
-results).
+the system text, then the messages). `uncached_in` splits the input no earlier request shares by the part of its
+request it lies in: the system text (an agent's own instructions after the shared context), the tool declarations,
+or the messages (the per-call part, and what is new in a turn: the model's last reply and the tool results). No
+order of the system text and tools can serve the last: 1 minus it bounds the provider-cache share of these calls.
 
     .venv/bin/python bench/cassettes.py              # the recorded requests; writes `## cassettes` of BENCHMARKS.md
     .venv/bin/python bench/cassettes.py --replay     # ... and the current code's (minutes a cassette)
@@ -32,7 +32,7 @@ results).
 
 Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P tools_first=F
 same_agent_ceiling=X
-max_stage_calls=M (run stage) max_stage_tokens=K (run stage) uncached_from=system:A,tools:B,messages:C` (of the
+max_stage_calls=M (run stage) max_stage_tokens=K (run stage) uncached_in=system:A,tools:B,messages:C` (of the
 replayed requests with `--replay`, else of the recorded ones).
 """
 
@@ -89,6 +89,8 @@ def serialise_parts(messages: list[dict[str, Any]], tools: Any) -> tuple[str, in
     head = "\n".join([*system, *declared])
     rest = serialise_messages(messages)
     messages_at = len(head) + (1 if head and rest else 0)
+    if not declared:
+        tools_at = messages_at
     return "\n".join(piece for piece in (head, rest) if piece), tools_at, messages_at
 
 
@@ -151,16 +153,18 @@ class Tally:
     cache_chars: int = 0   # shared with any earlier request of the run
     tools_first_chars: int = 0   # the same, with every request in Anthropic's order (tools before the system text)
     first_chars: int = 0   # input of an agent's first request: no earlier request of it to share a prefix with
-    # input no earlier request shares, by the part of the request where it starts (system text, tools, messages)
+    # input no earlier request shares, by the part of the request it lies in (system text, tools, messages)
     uncached: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
 
     def add(self, current: str, previous: str | None, cached: int = 0, request: Sent | None = None) -> None:
         self.calls += 1
         self.input_chars += len(current)
         self.cache_chars += cached
-        if request is not None and cached < len(current):
-            part = "system" if cached < request.tools_at else "tools" if cached < request.messages_at else "messages"
-            self.uncached[part] += len(current) - cached
+        if request is not None:
+            bounds = {"system": (0, request.tools_at), "tools": (request.tools_at, request.messages_at),
+                      "messages": (request.messages_at, len(current))}
+            for part, (start, end) in bounds.items():
+                self.uncached[part] += max(0, end - max(start, cached))
         if previous is not None:
             self.prefix_chars += shared_length(previous, current)
         else:
@@ -255,7 +259,7 @@ def summary(runs: list[RunFigures]) -> str:
             f"same_agent_share={overall.share:.3f} provider_cache_share={overall.cache_share:.3f} "
             f"tools_first={overall.tools_first_share:.3f} "
             f"same_agent_ceiling={overall.ceiling:.3f} max_stage_calls={calls[0].calls} ({calls[1]}) "
-            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) uncached_from=" +
+            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) uncached_in=" +
             ",".join(f"{part}:{overall.uncached[part] / max(overall.input_chars, 1):.3f}" for part in PARTS))
 
 
@@ -289,9 +293,10 @@ DEFINITIONS = (
     "request counts 0). **Provider-cache share**: each request's longest common prefix with any earlier request of "
     "the same run, over all input: what the automatic prefix caches of OpenAI, DeepSeek, vLLM and llama.cpp can serve "
     "(Anthropic's, up to its cache markers). `tools_first`: the provider-cache share with every request in "
-    "Anthropic's order (tool declarations before the system text). `uncached_from`: the input no earlier request "
-    "shares, as a share of all "
-    "input, by where in the request it starts (in the system text, the tool declarations, or the messages). "
+    "Anthropic's order (tool declarations before the system text). `uncached_in`: the input no earlier request "
+    "shares, as a share of all input, by the part of the request it lies in (the system text, the tool declarations, "
+    "the messages); what lies in the messages (per-call parts, each turn's new replies and tool results) no order of "
+    "system text and tools can serve, so 1 minus it bounds the provider-cache share of the same calls. "
     "`same_agent_ceiling`: the same-agent share if every request after an "
     "agent's first were served whole. Runs answered by the offline model (fixtures) say so; their figures are not a "
     "capable model's."

@@ -47,6 +47,8 @@ def test_the_provider_cache_share_counts_a_head_shared_with_another_agents_earli
     # the planner again: its whole earlier request, by either measure
     assert s1.prefix_chars == s1.cache_chars == len(requests[2].text)
     assert root.cache_share > root.share == 0
-    # what no earlier request shares starts in the system text (the role) for the first two requests
-    assert root.uncached["system"] == root.input_chars - root.cache_chars and root.uncached["messages"] == 0
+    # what no earlier request shares, by the part it lies in: the rest of each system text (the role onwards) and
+    # the messages after it (no tools are declared here)
+    assert root.uncached["tools"] == 0 and root.uncached["messages"] == 2 * len("user: go")
+    assert root.uncached["system"] + root.uncached["messages"] == root.input_chars - root.cache_chars
     assert shared_length("abcx", "abcy") == 3 and shared_length("ab", "abc") == 2 and shared_length("", "a") == 0
