@@ -60,7 +60,16 @@ a stage's context is a copy whose session shows state through a mapping and hold
 (`workflow/stage_scope.py`), and the Runner stores every event in its own invocation's session (what appends an
 event itself, the compaction guard, appends it to that session: `stage_scope.root_session`).
 
-Not a private name, but behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
+Not a private name, but behaviour the public API does not promise: ADK's identity line (`You are an agent. Your
+internal name is "NAME".`, `flows.llm_flows.prompt._identity`) is appended to the system text after the agent's
+instruction (SingleFlow runs its `instructions` request processor before `identity`), once. So every agent's system
+text starts with its template's static block, which leads with the run's shared context (task, data profile, asks:
+the same bytes in every agent's), and the line that differs per agent comes last, where it costs no shared prefix;
+nothing here moves it. `testing/chat_request.py` and `offline/request.py` find the agent by that line wherever it
+is. `tests/test_prompt_caching.py` checks it on the requests a scripted run sends (it fails if an upgrade puts the
+line first or twice).
+
+Also behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
 (`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
 path: the ones that would run an agent inside the server (`/run`, `/run_sse`, `/run_live`: a run here is its own
 process with its own session.db) or change a session, artifact or memory (a run's record is written by its process

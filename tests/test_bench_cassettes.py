@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentic_ds.testing.cassette import CassetteWriter, read_cassette
 from agentic_ds.testing.chat_request import read_request
-from bench.cassettes import measure, serialise
+from bench.cassettes import measure, replayed_requests, serialise, shared_length
 from tests.relay_support import body, call_and_result
 
 
@@ -27,3 +27,28 @@ def test_each_stage_counts_its_calls_tokens_and_the_prefix_shared_with_the_agent
     # s2's request extends the agent's first one whole, so it reaches what same-agent caching can serve
     assert stages["s2"].first_chars == 0 and stages["s2"].ceiling == 1.0
     assert stages["s1"].ceiling == 0.0 and stages["(root)"].first_chars == len(texts[2])
+
+
+def test_the_provider_cache_share_counts_a_head_shared_with_another_agents_earlier_request():
+    shared = "## Task\nMean price by region\n\n## Data profile\n" + "price: numeric, mean 11.2; " * 40
+
+    def sent(agent: str, role: str) -> dict:
+        return {"messages": [{"role": "system", "content": f"{shared}\n{role}\n\nYour internal name is \"{agent}\"."},
+                             {"role": "user", "content": "go"}]}
+
+    bodies = [sent("plan_maker", "You plan."), sent("plan_reviewer", "You review."), sent("plan_maker", "You plan.")]
+    requests = replayed_requests(bodies, ["", "", "stage_orchestrator.s1"])
+    assert [r.agent for r in requests] == ["plan_maker", "plan_reviewer", "plan_maker"]
+    stages = measure(requests)
+    root, s1 = stages["(root)"], stages["s1"]
+    head = len("system: " + shared + "\nYou ")
+    # the reviewer's first request: nothing from an earlier request of its own, its head from the planner's
+    assert root.prefix_chars == 0 and root.cache_chars == head
+    # the planner again: its whole earlier request, by either measure
+    assert s1.prefix_chars == s1.cache_chars == len(requests[2].text)
+    assert root.cache_share > root.share == 0
+    # what no earlier request shares, by the part it lies in: the rest of each system text (the role onwards) and
+    # the messages after it (no tools are declared here)
+    assert root.uncached["tools"] == 0 and root.uncached["messages"] == 2 * len("user: go")
+    assert root.uncached["system"] + root.uncached["messages"] == root.input_chars - root.cache_chars
+    assert shared_length("abcx", "abcy") == 3 and shared_length("ab", "abc") == 2 and shared_length("", "a") == 0

@@ -41,7 +41,8 @@ async def plan_of(model, run, task=TASK):
     tools = Tools(root)
     plan, _ = await drive(model, "plan_maker", context, tools, names=READ_ONLY)
     assert tools.calls == []                         # the profile comes with the prompt: nothing is paged in
-    parsed, _ = await drive(model, "plan_parser", {"plan": plan, "asks": [], "previous_error": ""}, None, names=())
+    parsed, _ = await drive(model, "plan_parser", {"task": task, "plan": plan, "asks": [], "previous_error": ""}, None,
+                            names=())
     return plan, ParsedPlan.model_validate_json(parsed)
 
 
@@ -80,7 +81,7 @@ async def test_planning_roles_produce_a_valid_approved_plan(model, run):
     plan, parsed = await plan_of(model, run)
     assert [s.title for s in parsed.stages] == ["Audit data quality", "Answer: the median of revenue per region"]
     assert "`revenue`" in plan and "`region`" in plan and "Method:" not in plan
-    context = {"task": TASK, "data_profile": "", "plan": plan, "previous_review": "", "profile": profile,
+    context = {"task": TASK, "data_profile": "", "asks": [], "plan": plan, "previous_review": "", "profile": profile,
                "max_stages": 6}
     review, _ = await drive(model, "plan_reviewer", context, Tools(root), names=READ_ONLY)
     assert review.startswith("APPROVED")
@@ -95,7 +96,7 @@ async def test_plan_maker_answers_a_review_and_reviewer_rejects_a_bad_plan(model
     root, _, profile = run
     bad = ("## Stages\n### Stage 1: Means\nMean of `revnue`.\nExpected outputs: outputs/a.json\n## Success criteria\n"
            "- outputs/a.json has it\n")
-    context = {"task": TASK, "data_profile": "", "plan": bad, "profile": profile, "previous_review": "",
+    context = {"task": TASK, "data_profile": "", "asks": [], "plan": bad, "profile": profile, "previous_review": "",
                "max_stages": 6}
     review, _ = await drive(model, "plan_reviewer", context, Tools(root), names=READ_ONLY)
     assert review.startswith("CHANGES REQUESTED") and "`revnue` is not a column" in review
@@ -264,7 +265,7 @@ async def test_unknown_agent_gets_an_extractive_summary(model):
 
 
 async def test_same_request_same_response_with_usage(model):
-    context = {"plan": "## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", "asks": [],
+    context = {"task": TASK, "plan": "## Stages\n### Stage 1: A\nDo a.\n## Success criteria\n- a done", "asks": [],
                "previous_error": ""}
     first, _ = await drive(model, "plan_parser", context, None, names=())
     second, _ = await drive(OfflineLlm(), "plan_parser", context, None, names=())

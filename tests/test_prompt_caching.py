@@ -16,11 +16,12 @@ from agentic_ds.context.per_call import is_per_call
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
 from agentic_ds.testing.harness import run_scripted
+from agentic_ds.testing.scripted import call, text
 from agentic_ds.workflow.prompting import render, render_parts, template_names
 from tests.cache_marker_probe import PER_CALL, STATIC
 from tests.conftest import CREDENTIAL_VARS
 from tests.fake_provider import FakeProvider
-from tests.workflow_scripts import happy_scripts, write_sales
+from tests.workflow_scripts import BROKEN_CODE, approve, happy_scripts, write_sales
 
 # Variables that are the same on every call of a run: they belong in the static part. Any other variable of a
 # template is per-call and must sit below everything static.
@@ -33,9 +34,9 @@ PROFILE = DataProfile()
 CONTEXT_VARS = {
     "plan_maker": ["task", "data_profile", "input_problems", "asks", "previous_plan", "review", "user_notes",
                    "max_stages", "profile"],
-    "plan_reviewer": ["task", "data_profile", "plan", "previous_review", "profile", "max_stages"],
+    "plan_reviewer": ["task", "data_profile", "asks", "plan", "previous_review", "profile", "max_stages"],
     "confirmation": ["subject", "review"],
-    "plan_parser": ["plan", "asks", "previous_error"],
+    "plan_parser": ["task", "plan", "asks", "previous_error"],
     "task_reader": ["task", "slots", "data_profile", "profile", "previous_error"],
     "judge": ["task", "asks", "answer", "parts", "excerpts", "criteria"],
     "coding_agent": ["task", "data_profile", "stages", "current", "stage", "feedback", "previous_code", "last_error",
@@ -206,6 +207,22 @@ def test_everything_static_comes_before_anything_that_changes_between_calls(name
     assert full_a.startswith(a.static) and full_a.rstrip().endswith(a.per_call.rstrip())
 
 
+# The run's shared context, in its order: what an agent's template takes of it leads its static part, the same bytes
+# in every agent's, so a provider's prompt cache serves it from any agent's earlier request.
+SHARED_CONTEXT = {"task": "## Task\nRUN-STATIC-task\n", "data_profile": "## Data profile\nRUN-STATIC-data_profile\n",
+                  "asks": "## What the task asks\n- [a1] RUN-STATIC-asks\n"}
+
+
+@pytest.mark.parametrize(("name", "mode"), [case for case in CASES if "task" in CONTEXT_VARS[case.values[0]]])
+def test_the_runs_shared_context_leads_every_system_text_then_the_agents_own_instructions(name, mode):
+    static = render_parts(name, context(name, "A", mode)).static
+    given = [SHARED_CONTEXT[var] for var in SHARED_CONTEXT if var in CONTEXT_VARS[name]]
+    head = "\n".join(given)
+    assert static.startswith(head), f"{name}.md.j2 does not start with the shared context: {static[:300]!r}"
+    # the agent's own instructions follow it, not another shared section
+    assert not static[len(head):].lstrip().startswith(("## Task", "## Data profile", "## What the task asks"))
+
+
 async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_the_end(tmp_path):
     outcome, models = await run_scripted(tmp_path, "Mean price by region?", [write_sales(tmp_path / "data")],
                                          happy_scripts())
@@ -230,6 +247,33 @@ async def test_an_agents_requests_share_their_static_head_and_its_turn_grows_at_
     # the reviewer's static head is the same for both stages as well
     reviewer = models["code_reviewer"].requests
     assert reviewer[0].config.system_instruction == reviewer[1].config.system_instruction
+    # across agents: each system text starts with the run's shared context (task, data profile), the same bytes,
+    # and ends with ADK's identity line, once: the agents' requests share their head, not only each its own
+    shared = system[: system.index("You are the data scientist")]
+    assert shared.startswith("## Task\nMean price by region?") and "## Data profile" in shared
+    for name in ("plan_maker", "plan_reviewer"):
+        assert models[name].requests[0].config.system_instruction.startswith(shared), name
+    for name, model in models.items():
+        text = model.requests[0].config.system_instruction
+        assert text.startswith("## Task\nMean price by region?\n"), name
+        assert text.count("Your internal name is") == 1
+        assert text.rstrip().endswith(f'You are an agent. Your internal name is "{name}".'), name
+
+
+async def test_a_retry_shows_the_code_and_error_it_began_with_so_its_turn_stays_a_common_prefix(tmp_path):
+    scripts = happy_scripts()
+    scripts["coding_agent"][2:2] = [call("run_python", code=BROKEN_CODE), text("Computed the mean prize.")]
+    scripts["code_reviewer"] = approve() + [text("CHANGES REQUESTED\n1. Column 'prize' does not exist.")] + approve()
+    outcome, models = await run_scripted(tmp_path, "Mean price by region?", [write_sales(tmp_path / "data")], scripts)
+    assert outcome.status == "completed", outcome.reason
+    coder = models["coding_agent"].requests   # s1: call, answer; s2 attempt 1: call, answer; attempt 2: call, answer
+    first, second = coder[4], coder[5]
+    head = first.contents[0].parts[0].text
+    assert "## Code already run in this stage" in head and "df['prize']" in head and "KeyError" in head
+    # the second call of the attempt (after a cell that ran fine) is the first one plus its exchange: the code and
+    # error shown are still those the attempt began with
+    assert second.contents[: len(first.contents)] == first.contents
+    assert len(second.contents) > len(first.contents)
 
 
 @pytest.mark.parametrize(("spec", "wanted"), [

@@ -49,10 +49,10 @@ CONTEXTS = {
         task="t", data_profile="p", input_problems="- inputs/x.csv has no header", asks=ASKS, previous_plan="",
         review="", user_notes="", max_stages=5, profile=PROFILE,
     ),
-    "plan_reviewer": dict(task="t", data_profile="p", plan="plan", previous_review="", profile=PROFILE,
+    "plan_reviewer": dict(task="t", data_profile="p", asks=ASKS, plan="plan", previous_review="", profile=PROFILE,
                           max_stages=5),
     "confirmation": dict(subject="s", review="r"),
-    "plan_parser": dict(plan="plan", asks=ASKS, previous_error=""),
+    "plan_parser": dict(task="t", plan="plan", asks=ASKS, previous_error=""),
     "task_reader": dict(task="t", slots=[], data_profile="p", profile=PROFILE, previous_error=""),
     "judge": dict(task="t", asks=ASKS, answer="a", parts=[PART], excerpts=[{"file": "outputs/a.json", "text": "1.5"}],
                   criteria=[CRITERIA[0].model_dump()]),
@@ -181,3 +181,15 @@ def test_the_validator_shows_the_execution_its_mode_has():
     nothing_ran = render("answer_validator", {**CONTEXTS["answer_validator"], "mode": "simple", "execution": {},
                                               "summary": "", "stages": [], "criteria": []})
     assert "No code was executed in this attempt." in nothing_ran
+
+
+def test_the_files_a_cell_wrote_are_named_once_in_the_execution_shown():
+    execution = {"ok": True, "cells": 2, "error": "", "files": ["outputs/means.csv", "figures/box.png"],
+                 "output_tail": "north 11.0\n[figures saved] figures/box.png\n[files written] outputs/means.csv"}
+    shown = render("code_reviewer", {**CONTEXTS["code_reviewer"], "execution": execution})
+    assert shown.count("outputs/means.csv") == 1 and shown.count("figures/box.png") == 1
+    assert "files written:" not in shown
+    # a file the tail does not name (cut off, or not printed) is still listed
+    cut = {**execution, "output_tail": "north 11.0"}
+    shown = render("code_reviewer", {**CONTEXTS["code_reviewer"], "execution": cut})
+    assert "files written: outputs/means.csv, figures/box.png\n" in shown

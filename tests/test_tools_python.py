@@ -33,10 +33,11 @@ def ws(tmp_path) -> Workspace:
 
 def test_tools_sets_hold_the_fixed_names(ws):
     tools = build_tools(ws, CodeRunner(ws, SandboxSettings()), output_cap=2000, skills_tools=[list_skills])
-    assert [t.name for t in tools.coder] == [
-        "run_python", "write_file", "read_file", "list_files", "sql_query", "profile_data", "list_skills",
-    ]
-    assert [t.name for t in tools.read_only] == ["read_file", "list_files", "sql_query", "profile_data", "list_skills"]
+    read_only = ["read_file", "list_files", "sql_query", "profile_data", "list_skills"]
+    assert [t.name for t in tools.read_only] == read_only
+    # the coder's set starts with the read-only set, in its order: the declarations a provider sees first are shared
+    assert [t.name for t in tools.coder] == [*read_only, "run_python", "write_file"]
+    assert [t.name for t in tools.files] == read_only[:2]
 
 
 async def drive_coder(model: ScriptedLlm, tools: list, runner: CodeRunner) -> tuple[InMemoryRunner, Any]:

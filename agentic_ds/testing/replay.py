@@ -65,6 +65,7 @@ class ReplayServer(ChatServer):
         self.used: set[int] = set()
         self.misses: list[str] = []
         self.bodies: list[dict[str, Any]] = []   # every request, as it came
+        self.scopes: list[str] = []              # the branch each of them came from
         self._counts: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
@@ -73,6 +74,7 @@ class ReplayServer(ChatServer):
         scope = next((unquote(v) for k, v in headers.items() if k.lower() == BRANCH_HEADER.lower()), "")
         with self._lock:
             self.bodies.append(body)
+            self.scopes.append(scope)
             index = self._counts.get((request.agent, scope), 0)
             self._counts[(request.agent, scope)] = index + 1
         found, problem = self.match(request, scope, index)
@@ -159,6 +161,7 @@ class ReplayResult:
     requests: list[dict[str, Any]]
     misses: list[str] = field(default_factory=list)
     unused: list[Recorded] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list)   # the branch each request came from (`requests` order)
 
 
 def replay(folder: Path, workdir: Path) -> ReplayResult:
@@ -171,7 +174,8 @@ def replay(folder: Path, workdir: Path) -> ReplayResult:
         outcome = cassette_run.run_all(meta, args, workdir, cassette_run.run_in_process)
     finally:
         server.close()
-    return ReplayResult(folder, meta, outcome, list(server.bodies), list(server.misses), server.unused())
+    return ReplayResult(folder, meta, outcome, list(server.bodies), list(server.misses), server.unused(),
+                        list(server.scopes))
 
 
 def assert_replays(folder: Path, workdir: Path) -> ReplayResult:

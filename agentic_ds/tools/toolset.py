@@ -64,7 +64,9 @@ def build_tools(
     skills = [_as_tool(t) for t in skills_tools]
     files: list[BaseTool] = [DeclaredTool(f) for f in (read_file, list_files)]
     read_only = [*files, DeclaredTool(sql_query), DeclaredTool(profile_data), *skills]
-    coder = [DeclaredTool(run_python), DeclaredTool(write_file), *read_only]
+    # The sets lead with the same tools in the same order (files, then the other read-only ones), so a provider that
+    # puts tool declarations before the system text serves one agent's from another's earlier request.
+    coder = [*read_only, DeclaredTool(run_python), DeclaredTool(write_file)]
     return ToolSet(coder=coder, read_only=read_only, database=database, files=files)
 
 

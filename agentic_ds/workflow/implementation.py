@@ -29,11 +29,20 @@ def current_stage(state: SessionState, stages: list[StageRecord] | None = None) 
 
 
 def coder_context(services: RunServices) -> ContextBuilder:
+    # A retry is shown the stage's code and its last error as they were when the attempt began: read again on every
+    # call they would grow with each cell the attempt runs, so the head of the request would change mid-turn and no
+    # prompt cache could serve the turn so far (the attempt's own cells are in its tool exchanges anyway).
+    began: dict[tuple[str, int], tuple[str, str]] = {}
+
     def build(state: SessionState) -> PromptContext:
         stages = stages_in(state.get(S.STAGES))
         stage = current_stage(state, stages)
-        retry = (state.get(S.STAGE_ATTEMPT) or 1) > 1
+        attempt = state.get(S.STAGE_ATTEMPT) or 1
+        retry = attempt > 1
         execution = state.get(S.LAST_EXECUTION) or {}
+        if retry and (stage.id, attempt) not in began:
+            began[(stage.id, attempt)] = (_stage_code(services, stage), execution.get("error") or "")
+        previous_code, last_error = began[(stage.id, attempt)] if retry else ("", "")
         review = str(state.get(S.CODE_REVIEW) or "")
         # An approval is no feedback: after a resume the last review in state may be an earlier stage's.
         feedback = review if retry and explicit_verdict(review) is not True else ""
@@ -44,8 +53,8 @@ def coder_context(services: RunServices) -> ContextBuilder:
             "current": state.get(S.CURRENT_STAGE),
             "stage": stage,
             "feedback": feedback,
-            "previous_code": _stage_code(services, stage) if retry else "",
-            "last_error": (execution.get("error") or "") if retry else "",
+            "previous_code": previous_code,
+            "last_error": last_error,
             "skills": services.relevant_skills(f"{stage.title} {stage.description}"),
             "criteria": criteria_in(state.get(S.CRITERIA)),
             "profile": services.profile(),

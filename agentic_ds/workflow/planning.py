@@ -68,6 +68,7 @@ def build_plan_reviewer(services: RunServices, mode: Mode) -> LlmAgent:
         return {
             "task": state.get(S.TASK, ""),
             "data_profile": state.get(S.DATA_PROFILE) or "",
+            "asks": typed_asks(state),
             "plan": state.get(S.PLAN_TEXT) or "",
             "previous_review": (state.get(S.PLAN_REVIEW) or "") if again else "",
             "profile": services.profile(),
@@ -89,7 +90,7 @@ def build_plan_parser(services: RunServices, mode: Mode) -> LlmAgent:
     settings = services.settings
 
     def context(state: SessionState) -> PromptContext:
-        return {"plan": state.get(S.PLAN_TEXT) or "", "asks": typed_asks(state),
+        return {"task": state.get(S.TASK, ""), "plan": state.get(S.PLAN_TEXT) or "", "asks": typed_asks(state),
                 "previous_error": state.get(error_key(A.PLAN_PARSER)) or ""}
 
     def store_plan(callback_context: CallbackContext) -> None:

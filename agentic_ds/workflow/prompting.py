@@ -4,7 +4,8 @@ A missing variable is an error at render time, never a literal placeholder sent 
 template for leftover syntax). ADK's own `{key}` templating is bypassed by giving agents callables.
 
 Every template is two blocks: `static` (role, rules, answer format, task, data profile: the same on every call of
-a run) and then `per_call` (current stage, attempt, feedback, earlier results). The static part is the agent's
+a run, led by the run's shared context, the same bytes for every agent: `shared` in `_macros.j2`) and then
+`per_call` (current stage, attempt, feedback, earlier results). The static part is the agent's
 system instruction and the per-call part follows it in the request (`agentic_ds.context.per_call`), so the
 longest possible prefix is identical from one call to the next and providers serve it from their prompt cache.
 """
