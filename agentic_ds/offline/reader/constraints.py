@@ -30,6 +30,7 @@ SLOT = re.compile(r"@([A-Za-z_][A-Za-z0-9_]{0,60})\[([^\]\n]{0,200})\]")
 @dataclass
 class Constraints:
     digits: int | None = None
+    roundings: set[int] = field(default_factory=set)    # every rounding said (per answer: more than one)
     methods: list[str] = field(default_factory=list)          # in order of mention
     iqr_factor: float | None = None
     z_threshold: float | None = None
@@ -138,6 +139,7 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
             if end < len(tokens) and tokens[end].low in EACH_WORDS:       # "3 decimals each"
                 end += 1
             found.digits = digits
+            found.roundings.add(digits)
             found.taken |= set(range(start, end))
             return
 

@@ -8,14 +8,15 @@ could not read and does not answer: a wrong answer stated with confidence is wor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import number as number_of
-from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, ORDINALS
+from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, NUMBER_WORDS, ORDINALS
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
@@ -25,6 +26,7 @@ P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "k
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
+OF_MANY_ROWS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis"})   # a year's is no answer
 MAX_LISTED = 5
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
@@ -81,9 +83,10 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
 
 
 def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: set[int],
-              spec: QuestionSpec, measures: set[str]) -> list[str]:
+              spec: QuestionSpec, measures: set[str], data: DataFacts) -> list[str]:
     """What keeps the reading of `spec` from confidence, one phrase each; [] when it was read whole. `measures`
-    are the numeric columns that name no groups: one the question names must be used."""
+    are the numeric columns that name no groups: one the question names must be used. `data` says what the
+    profile knows of the columns: a value of one that the question names and no reader used is a doubt too."""
     exact = {p for m in mentions if m.exact for p in range(m.start, m.end)}
     # "the mean for the first quarter as @infl_q1[...]": an ordinal before a column whose groups the slots name
     slotted = {a.group for a in spec.asks if a.group and any(p.startswith("group:") for p in a.slots)}
@@ -96,7 +99,13 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
                            any(i < b <= i + DESCRIBED for b in bracketed)}
     named = {p for m in mentions for p in range(m.start, m.end)}       # "Unnamed: 1" is a column, not a number
     named |= {m.end for m in mentions if m.end < len(tokens) and m.column.endswith(tokens[m.end].text)}
-    numbers = [t.text for i, t in enumerate(tokens) if t.is_number and i not in consumed and i not in named]
+    # a number word that says again a number the reading uses: "three standard deviations", "the two groups"
+    said = {float(a.params[k]) for a in spec.asks for k in ("threshold", "factor")
+            if isinstance(a.params.get(k), (int, float))}
+    said |= {float(len(a.params.get("levels") or ()) or data.distinct.get(a.group, 0)) for a in spec.asks}
+    numbers = [t.text for i, t in enumerate(tokens) if (t.is_number or t.low in NUMBER_WORDS and t.low != "one"
+                                                        and NUMBER_WORDS[t.low] not in said)
+               and i not in consumed and i not in named]
     operand = named | {i for i, t in enumerate(tokens) if t.is_number}
     words = [t.low for i, t in enumerate(tokens) if i not in consumed and i not in exact and (
         t.low in DOUBT_WORDS or t.text in ARITHMETIC and (i - 1 in operand or i + 1 in operand))]
@@ -128,13 +137,36 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     if phrases:
         doubts.append(f"the phrase(s) {_listed(phrases)} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
-    idle = [m.column for m in mentions if m.exact and m.column in measures and m.column not in touched]
+    idle = [m.column for m in mentions if m.exact and m.column not in touched and m.column in measures]
     if idle:            # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
         doubts.append(f"the column(s) {_listed(idle)} are named but not used")
+    taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
+    taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and t.low in data.values
+              and t.low not in taken_values]
+    if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
+        doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
+    said_columns = {m.column for m in mentions if m.exact}
+    for ask in spec.asks:
+        if ask.stat in OF_MANY_ROWS and ask.column in data.years and ask.column not in said_columns:
+            doubts.append(f"the {ask.stat} of {ask.column}, a year the question does not name, was read")
+        if ask.group in data.unique and ask.stat in ("count", "percent_rows") and not spec.joins:
+            doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+@dataclass(frozen=True)
+class DataFacts:
+    """What the profile says of the columns, for the doubts: the words that are values of a category column,
+    the year columns, the columns with a distinct value on every row, and how many values each column has."""
+
+    values: frozenset[str] = frozenset()
+    years: frozenset[str] = frozenset()
+    unique: frozenset[str] = frozenset()
+    distinct: Mapping[str, int] = field(default_factory=dict)     # category columns: how many values each has
 
 
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:
