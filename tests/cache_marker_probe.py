@@ -21,7 +21,7 @@ from google.adk.models import LlmRequest  # noqa: E402
 from google.genai import types  # noqa: E402
 
 from agentic_ds.config.models import ModelChoice  # noqa: E402
-from agentic_ds.config.settings import Settings  # noqa: E402
+from agentic_ds.config.settings import ModelOptions, Settings  # noqa: E402
 from agentic_ds.context.per_call import per_call_content  # noqa: E402
 from agentic_ds.llm.models import build_managed_llm  # noqa: E402
 from agentic_ds.llm.policy import CallMonitor, RetryPolicy  # noqa: E402
@@ -46,7 +46,7 @@ def request() -> LlmRequest:
 async def main(cases: list[dict]) -> None:
     for case in cases:
         options = {"api_base": case["api_base"], "extra": case.get("extra", {}), **case.get("options", {})}
-        settings = Settings(model_options={case["spec"]: options})
+        settings = Settings(model_options={case["spec"]: ModelOptions.model_validate(options)})
         choice = ModelChoice(role="reviewer", spec=case["spec"], kind="litellm")
         model = build_managed_llm(choice, settings, CallMonitor(RetryPolicy(retries=0)), None)
         replies = [r async for r in model.generate_content_async(request())]

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,7 @@ class Server:
         headers = {"Content-Type": "application/json"} if body is not None else {}
         return self.request("POST", path, body, headers=headers, **kwargs)
 
-    def create(self, fields: list[tuple[str, str]], files: list[tuple[str, bytes]] = (), **kwargs: Any) -> Response:
+    def create(self, fields: list[tuple[str, str]], files: Sequence[tuple[str, bytes]] = (), **kwargs: Any) -> Response:
         body, content_type = multipart(fields, files)
         return self.request("POST", "/runs", body, headers={"Content-Type": content_type}, **kwargs)
 
@@ -160,7 +161,7 @@ def start_server(workdir: Path, *args: str, token: str | None = TOKEN, cwd: Path
     raise AssertionError(f"serve did not answer within {START_S} s: {log.read_text()}")
 
 
-def multipart(fields: list[tuple[str, str]], files: list[tuple[str, bytes]] = ()) -> tuple[bytes, str]:
+def multipart(fields: list[tuple[str, str]], files: Sequence[tuple[str, bytes]] = ()) -> tuple[bytes, str]:
     """A multipart/form-data body: text fields, then files (field `file`)."""
     boundary = uuid.uuid4().hex
     parts: list[bytes] = []

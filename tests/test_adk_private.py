@@ -115,7 +115,9 @@ def test_adk_asks_a_tool_for_its_declaration_through_the_hook_we_override():
     tool = module.DeclaredTool(look)
     request = LlmRequest()
     request.append_tools([tool])
-    (declaration,) = request.config.tools[0].function_declarations
+    declarations = request.config.tools[0].function_declarations
+    assert declarations is not None
+    (declaration,) = declarations
     assert declaration is tool._get_declaration(), moved("FunctionTool._get_declaration (no longer what requests use)")
 
 

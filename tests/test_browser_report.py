@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from agentic_ds.report.writer import write_reports
 from agentic_ds.workspace import Workspace
 from tests.report_fixtures import make_run
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ConsoleMessage
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -43,9 +47,13 @@ class PageWatch:
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
         self.requests: list[str] = []
-        page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
+        page.on("console", self._console)
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
         page.on("request", lambda request: self.requests.append(request.url))
+
+    def _console(self, msg: ConsoleMessage) -> None:
+        if msg.type == "error":
+            self.console_errors.append(msg.text)
 
 
 def _open(context, html: Path):

@@ -43,8 +43,9 @@ async def run_app(root, guard):
     session = await runner.session_service.create_session(app_name="budgets", user_id="u")
     message = types.Content(role="user", parts=[types.Part(text="go")])
     events = [e async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)]
-    session = await runner.session_service.get_session(app_name="budgets", user_id="u", session_id=session.id)
-    return events, session
+    stored = await runner.session_service.get_session(app_name="budgets", user_id="u", session_id=session.id)
+    assert stored is not None
+    return events, stored
 
 
 async def test_max_llm_calls_stops_the_run_with_status_incomplete():

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from agentic_ds.coders.claude_code import claude_model, is_claude_code
+from agentic_ds.coders.claude_code import ClaudeCodeCoder, claude_model, is_claude_code
 from agentic_ds.coders.claude_events import TurnUsage, cap_text
 from agentic_ds.coders.claude_failures import describe_error_result
 from agentic_ds.coders.claude_options import DISABLED_BUILTINS, ToolGate, build_options, install_skills
@@ -181,6 +181,7 @@ def test_the_claude_coder_gets_the_runs_call_policy_in_the_clis_terms(tmp_path):
                          models=RoleModels(choices, "test"))
     coder = _claude_coder_factory(choices["coder"], request.workspace, [], settings)(
         name="coding_agent", context_builder=lambda state: {}, template="Analyse the data.")
+    assert isinstance(coder, ClaudeCodeCoder)
     assert coder.cli_env == {"CLAUDE_CODE_MAX_RETRIES": "7", "API_TIMEOUT_MS": "42000"}
     options = options_for(tmp_path, env=coder.cli_env)
     assert options.env["CLAUDE_CODE_MAX_RETRIES"] == "7" and options.env["API_TIMEOUT_MS"] == "42000"

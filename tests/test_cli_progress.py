@@ -65,9 +65,10 @@ def test_live_panel_shows_tree_active_agent_stage_iteration_and_tokens():
         {"kind": "tool_call", "author": "coding_agent", "tool": "run_python", "args": "code=1", "iteration": 2,
          "usage": {"input_tokens": 500, "output_tokens": 25}}
     )
-    snapshot = Console(file=io.StringIO(), width=100, color_system=None)
+    shown = io.StringIO()
+    snapshot = Console(file=shown, width=100, color_system=None)
     snapshot.print(renderer.render())
-    panel = snapshot.file.getvalue()
+    panel = shown.getvalue()
     for expected in ("agentic_ds", "planning_loop", "plan_maker", "> coding_agent", "implementation_loop",
                      "stage 2/3: Model", "iteration 2", "tokens 1,500 in / 75 out"):
         assert expected in panel
@@ -84,9 +85,10 @@ def test_live_panel_shows_every_stage_under_way_until_each_ends():
                            "stage": {"index": index, "count": 4, "title": f"Part {index}"}})
 
     def panel() -> str:
-        snapshot = Console(file=io.StringIO(), width=120, color_system=None)
+        shown = io.StringIO()
+        snapshot = Console(file=shown, width=120, color_system=None)
         snapshot.print(renderer.render())
-        return snapshot.file.getvalue()
+        return shown.getvalue()
 
     assert "stages 1/4: Part 1 and 2/4: Part 2" in panel()
     renderer.on_event({"kind": "status", "author": "stage_orchestrator", "branch": "stage_orchestrator.s1",
@@ -100,9 +102,10 @@ def test_live_panel_draws_the_simple_tree():
     renderer.tree(parents_of(SIMPLE))
     renderer.on_event({"kind": "text", "author": "answer_validator", "text": "ok"})
     renderer.close()
-    snapshot = Console(file=io.StringIO(), width=100, color_system=None)
+    shown = io.StringIO()
+    snapshot = Console(file=shown, width=100, color_system=None)
     snapshot.print(renderer.render())
-    assert "simple_loop" in snapshot.file.getvalue() and "implementation_loop" not in snapshot.file.getvalue()
+    assert "simple_loop" in shown.getvalue() and "implementation_loop" not in shown.getvalue()
 
 
 def test_display_path_relative_inside_cwd_absolute_outside(tmp_path, monkeypatch):
@@ -135,11 +138,13 @@ def test_a_waiting_model_call_shows_in_every_renderer():
     assert '"kind": "waiting"' in lines.getvalue() and "retrying in 4 s" in lines.getvalue()
     renderer = LiveRenderer(FakeTty())
     renderer.on_event(WAITING)
-    snapshot = Console(file=io.StringIO(), width=140, color_system=None)
+    shown = io.StringIO()
+    snapshot = Console(file=shown, width=140, color_system=None)
     snapshot.print(renderer.render())
-    assert WAITING["text"] in snapshot.file.getvalue() and "> coding_agent" in snapshot.file.getvalue()
+    assert WAITING["text"] in shown.getvalue() and "> coding_agent" in shown.getvalue()
     renderer.on_event({"kind": "text", "author": "coding_agent", "text": "done"})  # the answer came: the wait is over
-    snapshot = Console(file=io.StringIO(), width=140, color_system=None)
+    shown = io.StringIO()
+    snapshot = Console(file=shown, width=140, color_system=None)
     snapshot.print(renderer.render())
-    assert "waiting for" not in snapshot.file.getvalue()
+    assert "waiting for" not in shown.getvalue()
     renderer.close()

@@ -100,8 +100,10 @@ def test_upward_trend_that_differs_by_region(clean: pd.DataFrame) -> None:
 
 def test_weekly_and_seasonal_pattern(clean: pd.DataFrame) -> None:
     daily = clean.groupby("date")["revenue"].sum()
-    by_weekday = daily.groupby(daily.index.day_of_week).mean()
-    by_month = daily.groupby(daily.index.month).mean()
+    dates = daily.index
+    assert isinstance(dates, pd.DatetimeIndex)
+    by_weekday = daily.groupby(dates.day_of_week).mean()
+    by_month = daily.groupby(dates.month).mean()
 
     assert by_weekday.idxmax() == 5  # Saturday
     assert by_weekday[5] / by_weekday[[0, 1, 2, 3]].mean() > 1.4

@@ -113,7 +113,9 @@ def test_tool_choice_is_sent_only_with_tools():
 )
 def test_a_rejection_naming_a_feature_steps_it_down(caps, message, extra, changed):
     body = request(**extra)
-    lowered, what = step_down(caps, message, body)
+    stepped = step_down(caps, message, body)
+    assert stepped is not None
+    lowered, what = stepped
     assert getattr(lowered, changed) != getattr(caps, changed) and what
 
 

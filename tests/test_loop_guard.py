@@ -40,8 +40,9 @@ async def run_app(root, guard: LoopGuard, message: str = "analyse the data"):
             user_id="u", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text=message)])
         )
     ]
-    session = await runner.session_service.get_session(app_name="loops", user_id="u", session_id=session.id)
-    return events, session
+    stored = await runner.session_service.get_session(app_name="loops", user_id="u", session_id=session.id)
+    assert stored is not None
+    return events, stored
 
 
 def final_texts(events, author):
@@ -117,6 +118,7 @@ async def test_repeated_passage_across_responses_diverges_then_stops():
     agent = LlmAgent(name="writer", model=model)
     root = SequentialAgent(name="root", sub_agents=[agent.clone(), agent.clone(), agent.clone(), agent.clone()])
     for sub in root.sub_agents:
+        assert isinstance(sub, LlmAgent)
         sub.model = model
     guard = LoopGuard(repeats=3)
     events, session = await run_app(root, guard)

@@ -52,7 +52,7 @@ CONTEXT_VARS = {
 # The modes a template is rendered in (its agent's prompt in that mode, `agent_table`), and what the builder
 # leaves empty in a mode: the validator shows the execution in simple mode and the stages in orchestrated mode.
 MODES = {"answer_validator": ("simple", "orchestrated"), "simple_coder": ("simple",), "simple_summary": ("simple",)}
-EMPTY_IN = {("answer_validator", "simple"): {"stages": [], "criteria": []},
+EMPTY_IN: dict[tuple[str, str], dict[str, object]] = {("answer_validator", "simple"): {"stages": [], "criteria": []},
             ("answer_validator", "orchestrated"): {"execution": {}, "summary": ""}}
 SHOWS_MODE = {"summary_agent", "simple_summary"}  # the answer validator takes its mode as a switch, not as text
 CASES = [pytest.param(name, mode, id=name if len(MODES.get(name, ("orchestrated",))) == 1 else f"{name}-{mode}")
@@ -145,10 +145,10 @@ TYPED = {
 }
 
 
-def context(name: str, tag: str, mode: str = "orchestrated") -> dict:
+def context(name: str, tag: str, mode: str = "orchestrated") -> dict[str, object]:
     """Every variable filled; run-static ones the same whatever `tag`, per-call ones carrying `tag`."""
     static = RUN_STATIC | STATIC_OF.get(name, set())
-    values = {}
+    values: dict[str, object] = {}
     for var in CONTEXT_VARS[name]:
         mark = f"PER-CALL-{var}-{tag}"
         if var == "asks":

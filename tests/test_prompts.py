@@ -8,7 +8,7 @@ import pytest
 
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
-from agentic_ds.workflow.prompting import PromptError, render, render_parts, template_names
+from agentic_ds.workflow.prompting import PromptContext, PromptError, render, render_parts, template_names
 
 ASKS = [{"id": "a1", "text": "mean price by region", "slot": ""}]
 PART = {"id": "a1", "ask": "t", "answer": "1.5", "files": ["outputs/a.json"], "found": {"1.5": "outputs/a.json: 1.5"}}
@@ -44,7 +44,7 @@ ANSWER = {"answer": "North has the highest mean price, 12.5.", "valid": True, "c
           "asks": [{"id": "a1", "ask": "mean price by region", "answered": True, "answer": "north 12.5"}],
           "untraced_numbers": ["13.1"]}
 PROFILE = DataProfile()
-CONTEXTS = {
+CONTEXTS: dict[str, PromptContext] = {
     "plan_maker": dict(
         task="t", data_profile="p", input_problems="- inputs/x.csv has no header", asks=ASKS, previous_plan="",
         review="", user_notes="", max_stages=5, profile=PROFILE,

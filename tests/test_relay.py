@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ async def test_streamed_and_plain_requests_get_the_same_reply(relay):
     text = "The mean price is 11.20; " * 30   # several streamed pieces
     for number, stream in ((0, False), (1, True), (2, True)):
         reply = CALL if number == 2 else {"content": text, "tool_calls": []}
-        in_background(lambda n=number, r=reply: answer_when_asked(relay.folder, n, r))
+        in_background(partial(answer_when_asked, relay.folder, number, reply))
         request = body(tools=number == 2)
         request["messages"][1]["content"] += f" ({number})"
         response = await litellm.acompletion(model="openai/relay", api_base=relay.url, api_key="none",
@@ -107,7 +108,7 @@ async def test_the_products_litellm_model_reads_a_streamed_tool_call(relay):
                              system_instruction='You are an agent. Your internal name is "coding_agent".',
                              tools=[types.Tool(function_declarations=[declaration])]))
     for number, stream in ((0, True), (1, False)):
-        in_background(lambda n=number: answer_when_asked(relay.folder, n, CALL))
+        in_background(partial(answer_when_asked, relay.folder, number, CALL))
         responses = [r async for r in llm.generate_content_async(request, stream=stream)]
         final = [r for r in responses if not r.partial][-1]
         calls = [p.function_call for p in final.content.parts if p.function_call]
@@ -122,7 +123,7 @@ def test_the_delta_holds_only_the_messages_after_the_prefix_shared_with_the_agen
     second = body("coding_agent", *call_and_result("call_0", "run_python", {"code": "print(1)"}, {"ok": True}))
     other = body("code_reviewer")
     for number, request in enumerate((first, other, second)):
-        waiter = in_background(lambda n=number: answer_when_asked(relay.folder, n, {"content": "done"}))
+        waiter = in_background(partial(answer_when_asked, relay.folder, number, {"content": "done"}))
         post(relay.url, request)
         waiter.join()
     delta = (relay.folder / "0002.delta.md").read_text()

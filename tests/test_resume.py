@@ -7,7 +7,7 @@ import json
 
 from agentic_ds.cli.resume import ResumeOptions, resumed_settings
 from agentic_ds.config.secrets import MASK
-from agentic_ds.config.settings import Settings
+from agentic_ds.config.settings import ModelOptions, Settings
 from agentic_ds.offline.model import OfflineLlm
 from agentic_ds.schema import RunRecord, RunStatus
 from agentic_ds.testing.harness import make_request, offline_models, resume_scripted, run_scripted
@@ -146,8 +146,9 @@ def test_resumed_settings_are_the_recorded_ones_with_secrets_from_today(tmp_path
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-1234567890")
     recorded = Settings(
         loops={"impl_iterations": 2}, sandbox={"cell_timeout_s": 77},
-        model_options={"openai/gpt-4.1": {"api_base": "http://127.0.0.1:9/v1",
-                                          "extra": {"api_key": "sk-inline-secret", "note": "sk-test-1234567890"}}},
+        model_options={"openai/gpt-4.1": ModelOptions(api_base="http://127.0.0.1:9/v1",
+                                                      extra={"api_key": "sk-inline-secret",
+                                                             "note": "sk-test-1234567890"})},
     )
     from agentic_ds.config.secrets import settings_record
 

@@ -139,7 +139,12 @@ def test_open_with_display_opens_the_file_uri(cli, runner, tmp_path, no_display,
     (run / "report.html").write_text("<!DOCTYPE html>")
     monkeypatch.setenv("DISPLAY", ":0")
     opened: list[str] = []
-    monkeypatch.setattr(webbrowser, "open", lambda uri, *a, **k: opened.append(uri) or True)
+
+    def open_uri(uri: str, *args: object, **kwargs: object) -> bool:
+        opened.append(uri)
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", open_uri)
 
     result = runner.invoke(cli, ["open", "20261122-013000-which-region", "--workdir", str(tmp_path)])
 

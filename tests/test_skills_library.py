@@ -133,9 +133,9 @@ def test_unknown_skill_and_template_errors_suggest_close_names(library):
     with pytest.raises(UnknownSkill) as caught:
         library.get("group-comparison")
     assert "group-comparisons" in caught.value.hint
-    with pytest.raises(UnknownTemplate) as caught:
+    with pytest.raises(UnknownTemplate) as caught_template:
         library.render("group-comparisons", "anova_only", data_path="x")
-    assert "compare_groups" in caught.value.hint
+    assert "compare_groups" in caught_template.value.hint
 
 
 def test_render_names_missing_and_unknown_params(library):

@@ -19,7 +19,9 @@ def test_tools_have_the_fixed_names_and_schemas(tools):
     assert set(tools) == {"list_skills", "load_skill"}
     request = LlmRequest()
     request.append_tools([tools["load_skill"], tools["list_skills"]])
-    load, listing = request.config.tools[0].function_declarations
+    declarations = request.config.tools[0].function_declarations
+    assert declarations is not None
+    load, listing = declarations
     assert load.parameters_json_schema["required"] == ["name"]
     assert "query" in listing.parameters_json_schema["properties"]
 

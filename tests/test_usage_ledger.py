@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agentic_ds.config.settings import Settings
+from agentic_ds.config.settings import ModelOptions, Settings
 from agentic_ds.runs.ledger import UsageLedger
 from agentic_ds.runs.pricing import Pricing
 from agentic_ds.testing.harness import run_scripted
@@ -31,7 +31,7 @@ def with_cached(scripts: dict[str, list], cached: int) -> dict[str, list]:
 
 async def test_cached_tokens_are_recorded_priced_as_cached_and_the_report_shows_the_same_totals(tmp_path):
     csv = write_sales(tmp_path / "data")
-    settings = Settings(model_options={"scripted": {"price_per_mtok": PRICE}})
+    settings = Settings(model_options={"scripted": ModelOptions.model_validate({"price_per_mtok": PRICE})})
     outcome, models = await run_scripted(tmp_path, TASK, [csv], with_cached(happy_scripts(), 60), settings=settings)
     assert outcome.status in ("completed", "completed_with_warnings"), outcome.reason
     run = outcome.workspace.root

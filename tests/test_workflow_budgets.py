@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agentic_ds.config.settings import Settings
+from agentic_ds.config.settings import ModelOptions, Settings
 from agentic_ds.testing.harness import run_scripted
 from tests.workflow_scripts import happy_scripts, write_sales
 
@@ -39,7 +39,8 @@ async def test_budget_stops_the_run_with_an_honest_status_and_a_report(tmp_path,
 async def test_cost_budget_uses_the_model_prices(tmp_path):
     """A priced model (fake price: $0.01 per 1k tokens) hits --max-cost; the offline/scripted ones cost 0."""
     csv = write_sales(tmp_path / "data")
-    settings = Settings(budgets={"max_cost_usd": 0.005}, model_options={"scripted": {"price_per_mtok": [10, 10]}})
+    priced = ModelOptions.model_validate({"price_per_mtok": [10, 10]})
+    settings = Settings(budgets={"max_cost_usd": 0.005}, model_options={"scripted": priced})
     outcome, _ = await run_scripted(tmp_path, TASK, [csv], happy_scripts(), settings=settings)
     assert outcome.status == "incomplete"
     assert "max cost ($0.01)" in outcome.reason or "max cost" in outcome.reason

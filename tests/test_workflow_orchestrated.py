@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from google.adk.sessions.session import Session
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from agentic_ds.testing.harness import run_scripted
@@ -32,11 +33,12 @@ def authors(run_dir) -> set[str]:
     return {json.loads(line)["author"] for line in lines}
 
 
-async def reopen_state(run_dir) -> dict:
+async def reopen_state(run_dir) -> Session:
     service = SqliteSessionService(str(run_dir / "session.db"))
     listed = await service.list_sessions(app_name="agentic_ds", user_id="local")
     session = await service.get_session(app_name="agentic_ds", user_id="local", session_id=listed.sessions[0].id)
     await service.close()
+    assert session is not None
     return session
 
 

@@ -50,7 +50,7 @@ def materialize(case: Case, root: Path) -> Workspace:
         folder.mkdir(parents=True, exist_ok=True)
     for rel, content in case.inputs.items():
         _write(root / rel, content)
-    cells = []
+    cells: list[dict[str, object]] = []
     numbers: dict[int, int] = {}
     for cell in case.cells:
         numbers[cell.stage] = numbers.get(cell.stage, 0) + 1

@@ -3,7 +3,7 @@ that was never written, or one written by a cell that raised. The answers themse
 
 from __future__ import annotations
 
-from .case import Case
+from .case import Case, CriterionCase
 from .common import crit, make, part, pct, raised
 from .scen_big import sensors
 from .scen_more import forecast, salaries
@@ -25,7 +25,7 @@ def _drivers_parts() -> list:
                        f"{pct(d['r2'])} of the variance.", COEF, FIT)]
 
 
-def _coef_crit() -> object:
+def _coef_crit() -> CriterionCase:
     c = drivers()["coef"]
     return crit("c1", "A regression of revenue on discount, ad spend and price is fitted",
                 f"outputs/revenue_drivers.csv lists `coef` for discount_pct ({c['discount_pct']:.3f}), ad_spend "

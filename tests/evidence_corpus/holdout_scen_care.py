@@ -80,7 +80,7 @@ print(json.dumps(summary, indent=2))"""
 def readmission_rates() -> Scenario:
     """Rates by ward, after dumping the whole discharge table (1.6 MB printed); stages 1-3 for orchestrated use."""
     df = hd.discharges()
-    rates = df.groupby("ward")["readmitted_30d"].agg(rate="mean", discharges="size")
+    rates = df.groupby("ward").agg(rate=("readmitted_30d", "mean"), discharges=("readmitted_30d", "size"))
     rates = rates.sort_values("rate", ascending=False)
     rates["rate"] = rates["rate"].round(4)
     overall = df["readmitted_30d"].mean()
@@ -117,7 +117,7 @@ def readmission_model() -> Scenario:
     df = hd.discharges()
     fit = logit(df["readmitted_30d"], df[["age", "length_of_stay", "prior_admissions"]])
     odds = _odds(fit)
-    model_json = {name: {"odds_ratio": round(float(np.exp(fit.params[name])), 4),
+    model_json: dict[str, dict[str, float] | int] = {name: {"odds_ratio": round(float(np.exp(fit.params[name])), 4),
                          "ci_low": round(float(np.exp(fit.ci.loc[name, 0])), 4),
                          "ci_high": round(float(np.exp(fit.ci.loc[name, 1])), 4)}
                   for name in ["age", "length_of_stay", "prior_admissions"]}
@@ -237,7 +237,9 @@ def meter() -> Scenario:
     hour = pd.to_datetime(readings["timestamp"]).dt.hour
     profile = readings.groupby(hour.rename("hour"))["kwh"].mean().round(3)
     night = profile.loc[1:4].mean()
-    summary = {"peak_hour": int(profile.idxmax()), "peak_mean_kwh": float(profile.max()),
+    peak_hour = profile.idxmax()
+    assert isinstance(peak_hour, (int, np.integer))
+    summary = {"peak_hour": int(peak_hour), "peak_mean_kwh": float(profile.max()),
                "overnight_mean_kwh": round(float(night), 3), "base_to_peak": round(float(night / profile.max()), 4)}
     cells = (
         cell("import pandas as pd\n\nreadings = pd.read_csv('inputs/meter_readings.csv')\nprint(readings.shape)\n"

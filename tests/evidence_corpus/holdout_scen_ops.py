@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import numpy as np
 import pandas as pd
 
 from . import holdout_data as hd
@@ -73,7 +74,9 @@ def demand() -> Scenario:
     year = dt.dt.year.rename("year")
     annual = df.groupby(year)["units"].sum()
     yoy = float(annual.pct_change().iloc[-1])
-    peak = {"peak_year": int(annual.idxmax()), "peak_units": int(annual.max()), "yoy_change": round(yoy, 4)}
+    peak_year = annual.idxmax()
+    assert isinstance(peak_year, (int, np.integer))
+    peak = {"peak_year": int(peak_year), "peak_units": int(annual.max()), "yoy_change": round(yoy, 4)}
     days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     weekday = df.groupby(dt.dt.day_name())["units"].mean().reindex(days).round(2)
     weekday.index.name = "timestamp"

@@ -107,10 +107,12 @@ def training() -> Scenario:
 @cache
 def grid() -> Scenario:
     rng = np.random.default_rng(141)
-    grid_ = {"colsample_bytree": [0.6, 0.7, 0.8, 1.0], "learning_rate": [0.01, 0.03, 0.05, 0.1, 0.2],
-             "max_depth": [2, 3, 4, 6, 8], "min_child_weight": [1, 3, 5, 10],
-             "n_estimators": [100, 200, 300, 500, 800, 1200]}
-    lines, means = [], {}
+    grid_: dict[str, list[float]] = {
+        "colsample_bytree": [0.6, 0.7, 0.8, 1.0], "learning_rate": [0.01, 0.03, 0.05, 0.1, 0.2],
+        "max_depth": [2, 3, 4, 6, 8], "min_child_weight": [1, 3, 5, 10],
+        "n_estimators": [100, 200, 300, 500, 800, 1200]}
+    lines: list[str] = []
+    means: dict[tuple[float, ...], float] = {}
     combos = list(product(*grid_.values()))
     for combo in combos:
         cs, lr, md, mcw, ne = combo

@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -91,7 +92,13 @@ def anes96() -> pd.DataFrame:
     return _as_int(frame, "TVnews", "selfLR", "ClinLR", "DoleLR", "PID", "age", "educ", "income", "vote")
 
 
-def _sklearn(loader: Callable[..., object], **kwargs: object) -> tuple[pd.DataFrame, list[str]]:
+class _Bunch(Protocol):
+    """What scikit-learn's `load_*(as_frame=True)` returns: the data and target as one frame."""
+
+    frame: pd.DataFrame
+
+
+def _sklearn(loader: Callable[..., _Bunch], **kwargs: object) -> tuple[pd.DataFrame, list[str]]:
     bunch = loader(as_frame=True, **kwargs)
     return bunch.frame.copy(), list(getattr(bunch, "target_names", []))
 
@@ -136,8 +143,7 @@ def tips() -> pd.DataFrame:
     days = pd.date_range("2023-04-01", "2023-06-30", freq="D")
     days = days[days.day_of_week >= 3]
     weight = np.where(days.day_of_week == 4, 0.3, np.where(days.day_of_week == 3, 0.9, 1.2))
-    visit = np.sort(rng.choice(days.to_numpy(), size=n, p=weight / weight.sum()))
-    visit = pd.DatetimeIndex(visit)
+    visit = pd.DatetimeIndex(np.sort(rng.choice(days.to_numpy(), size=n, p=weight / weight.sum())))
     day = np.array(["Thur", "Fri", "Sat", "Sun"])[visit.day_of_week - 3]
     lunch_p = np.select([day == "Thur", day == "Fri"], [0.9, 0.4], 0.0)
     time = np.where(rng.random(n) < lunch_p, "Lunch", "Dinner")
