@@ -15,6 +15,7 @@ TASK ?= What drives revenue in the retail sales data, and how strongly?
 DATA ?= examples/data
 MODE ?= orchestrated
 MODEL ?= offline
+TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 
 .PHONY: help install run test test-local lint bench clean-venv
 
@@ -43,10 +44,12 @@ run: $(STAMP)
 	@command -v bwrap >/dev/null 2>&1 || echo "note: bubblewrap is not installed, so executed code has no sandbox (the offline model's bundled code still runs). Debian/Ubuntu: sudo apt-get install bubblewrap libseccomp2; macOS has none (see SECURITY.md)." >&2
 	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
 
-# Lint first: it takes seconds and fails before the suite's minutes. The suite runs on every core (pytest-xdist);
-# --dist loadfile keeps each test file on one worker, so its module-scoped fixtures are built once.
+# Lint first: it takes seconds and fails before the suite's minutes. The suite runs on pytest-xdist workers, twice
+# as many as cores: about half of a test's time is spent waiting on a child (a run, a kernel, a server), so two
+# workers per core keep both busy. --dist loadfile keeps each test file on one worker, so its module-scoped
+# fixtures are built once.
 test: lint
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
