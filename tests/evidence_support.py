@@ -22,12 +22,15 @@ def _timed(parse: Callable[[str], Any], text: str) -> float:
 
 
 def assert_linear(parse: Callable[[str], Any], shape: str) -> None:
-    """`parse` on `shape` repeated to 100 KB and to 1 MB: at most `RATIO_BAR` times longer (best of 3 each,
-    CPU time)."""
+    """`parse` on `shape` repeated to 100 KB and to 1 MB: at most `RATIO_BAR` times longer (CPU time; best of 3
+    on 100 KB; on 1 MB the first run, and the best of 3 only when the first misses the bar, since a linear parser
+    on 1 MB already takes seconds for some shapes)."""
     small_text = (shape * (100_000 // len(shape) + 1))[:100_000]
     large_text = (shape * (1_000_000 // len(shape) + 1))[:1_000_000]
     small = min(_timed(parse, small_text) for _ in range(3))
-    large = min(_timed(parse, large_text) for _ in range(3))
+    large = _timed(parse, large_text)
+    if not (large < FAST_SECONDS or large / max(small, 1e-6) < RATIO_BAR):
+        large = min(large, *(_timed(parse, large_text) for _ in range(2)))
     assert large < FAST_SECONDS or large / max(small, 1e-6) < RATIO_BAR, (
         f"{small * 1000:.1f} ms on 100 KB, {large * 1000:.1f} ms on 1 MB (ratio {large / max(small, 1e-6):.1f})")
 
