@@ -39,15 +39,11 @@ def summary_turn(req: ParsedRequest) -> Reply:
     return Reply.say(_full_report(req, answer or {}, documents, caveats, status, line))
 
 
-def is_background(document: dict[str, Any]) -> bool:
-    template = str(document.get("template", "")).lower()
-    return any(word in template for word in _BACKGROUND)
-
-
 def analysis_paths(results: dict[str, dict[str, Any]]) -> list[str]:
     """The results that answer the task (not audits or overviews), in path order; all of them if none does."""
     ordered = sorted(results)
-    return [p for p in ordered if not is_background(results[p])] or ordered
+    background = {p for p in ordered if any(w in str(results[p].get("template", "")).lower() for w in _BACKGROUND)}
+    return [p for p in ordered if p not in background] or ordered
 
 
 def headline(document: dict[str, Any], task: str) -> str:
