@@ -43,8 +43,7 @@ EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "m
             "lower": "min", "smaller": "min", "fewer": "min", "less": "min", "narrowest": "min", "lightest": "min",
             "coldest": "min"}
 # Without a "which X", "the highest salary" is the maximum of salary.
-SUPERLATIVES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "lowest": "min",
-                "smallest": "min"}
+SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
 GROUP_PHRASES = (("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"), ("grouped", "by"),
                  ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",), ("each",))
 WITH_WORDS = frozenset({"with", "has", "having", "had", "shows", "showing"})
