@@ -3,10 +3,13 @@ every role gets in its prompt's context): which files are readable, which column
 
 from __future__ import annotations
 
+import re
+
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
 GROUP_KINDS = ("categorical", "boolean")
 MAX_GROUPS = 50
+ID_NAME = re.compile(r"(^|_)(id|uuid|key|code)$|^id_", re.I)       # a column that names rows rather than measures
 
 
 def readable_files(profile: DataProfile) -> list[FileProfile]:
@@ -19,10 +22,6 @@ def find_column(data: FileProfile, name: str) -> ColumnProfile | None:
 
 def of_kind(data: FileProfile, *kinds: str) -> list[ColumnProfile]:
     return [c for c in data.columns if c.kind in kinds]
-
-
-def is_numeric(column: ColumnProfile) -> bool:
-    return column.kind == "numeric"
 
 
 def is_groupable(column: ColumnProfile) -> bool:

@@ -47,10 +47,6 @@ class ParsedRequest:
         """Tool exchanges of the current turn (since the last message from the user or another agent)."""
         return [ex for ex in self.exchanges if ex.current_turn]
 
-    def calls(self, name: str, *, current: bool = True) -> list[ToolExchange]:
-        source = self.turn if current else self.exchanges
-        return [ex for ex in source if ex.name == name]
-
     def has_tool(self, name: str) -> bool:
         return name in self.tools
 

@@ -10,12 +10,11 @@ stages after the cleaning read the cleaned copy.
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from agentic_ds.offline.planner.open import aggregate
-from agentic_ds.offline.profile import is_groupable, of_kind, readable_files, text_encoding
+from agentic_ds.offline.profile import ID_NAME, is_groupable, of_kind, readable_files, text_encoding
 from agentic_ds.offline.reader.mentions import mentioned_columns
 from agentic_ds.offline.reader.sources import join_key
 from agentic_ds.profiling.model import ColumnProfile
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from agentic_ds.offline.planner.plan import PlanBuilder
 
 MAX_JOINS = 2
-_ID_NAME = re.compile(r"(^|_)(id|uuid|key|code)$|^id_", re.I)
 
 
 def needs_cleaning(columns: list[ColumnProfile], duplicate_rows: int | None) -> bool:
@@ -47,7 +45,7 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
             source = clean
     # Every later stage reads the cleaned copy: its description says so (the coder and the reviewers read it).
     reads = f"Read the cleaned copy `{source}`. " if source != data.path else ""
-    numeric = [c.name for c in of_kind(data, "numeric") if not _ID_NAME.search(c.name)]
+    numeric = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
     builder.add(
         "identity",
         f"Is {name} defined by other columns?",
@@ -90,7 +88,7 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
                     f"{{path}} relates the total {name} per {key} to the attributes in {other.path}.",
                     data_path=source, target=name,
                     given={"key": key, "other_path": other.path, "other_encoding": text_encoding(other) or None})
-    features = [c.name for c in data.columns if c.name != name and not _ID_NAME.search(c.name) and c.kind != "datetime"
+    features = [c.name for c in data.columns if c.name != name and not ID_NAME.search(c.name) and c.kind != "datetime"
                 and (c.kind == "numeric" or is_groupable(c) or c.name in dimensions)]
     builder.add("driver_model", f"In-sample model of {name}",
                 f"{reads}Fit a linear model of `{name}` on {', '.join(f'`{f}`' for f in features)}, leaving out the "

@@ -67,8 +67,3 @@ def candidate_methods(library: SkillLibrary, goal: str, roles: Roles, *, context
             if params is not None:
                 methods.append(Method(skill.name, spec.name, params))
     return methods
-
-
-def choose_method(library: SkillLibrary, goal: str, roles: Roles, *, context: str = "") -> Method | None:
-    methods = candidate_methods(library, goal, roles, context=context)
-    return methods[0] if methods else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentic_ds.offline.profile import is_groupable, of_kind
+from agentic_ds.offline.profile import ID_NAME, is_groupable, of_kind
 from agentic_ds.offline.reader.mentions import mentioned_columns
 from agentic_ds.offline.reader.vocabulary import ADDITIVE, INTERESTING
 from agentic_ds.profiling.model import ColumnProfile, FileProfile
@@ -20,8 +20,6 @@ MAX_FEATURES = 10
 
 
 def add_open(builder: PlanBuilder, reading: Reading, target: ColumnProfile | None) -> None:
-    from agentic_ds.offline.planner.plan import ID_NAME
-
     data, task, goals = builder.data, reading.task, reading.goals or ("audit", "descriptive")
     numeric = [c for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
     described = [c.name for c in data.columns if c.kind != "id" and not ID_NAME.search(c.name)][:MAX_DESCRIBED]
@@ -67,8 +65,6 @@ def aggregate(column: str) -> str:
 
 def pick_target(task: str, data: FileProfile) -> ColumnProfile | None:
     """The quantity an open task is about: the numeric column it names, else the most telling name."""
-    from agentic_ds.offline.planner.plan import ID_NAME
-
     numeric = [c for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
     named = mentioned_columns(task, numeric)
     if named:

@@ -10,14 +10,13 @@ task and profile (`plan_for`), so no method travels through the plan's text.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agentic_ds.offline.planner.binding import Roles
 from agentic_ds.offline.planner.markdown import PlanStage, render_plan
-from agentic_ds.offline.planner.methods import Method, choose_method
-from agentic_ds.offline.profile import encoding_of, primary_file
+from agentic_ds.offline.planner.methods import Method, candidate_methods
+from agentic_ds.offline.profile import ID_NAME, encoding_of, primary_file
 from agentic_ds.offline.reader import Reading, describe_ask, read_question
 from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.skills import SkillLibrary
@@ -25,7 +24,6 @@ from agentic_ds.workspace import slugify
 
 DEFAULT_MAX_STAGES = 6
 REPLAN_STAGES = 20          # the coder re-derives the plan without the planner's cap: its first steps are the same
-ID_NAME = re.compile(r"(^|_)(id|uuid|key|code)$|^id_", re.I)
 
 
 @dataclass
@@ -118,13 +116,13 @@ class PlanBuilder:
         data_path = str(roles.pop("data_path", self.data.path))
         bound = Roles(data_path=data_path, result_path=f"outputs/{slug}.json", fig_prefix=f"figures/{slug}",
                       encoding=encoding_of(self.profile, data_path), **roles)  # type: ignore[arg-type]
-        method = choose_method(self.library, goal, bound, context=text)
-        if method is None:
+        methods = candidate_methods(self.library, goal, bound, context=text)
+        if not methods:
             self.notes.append(f"No skill template fits the step '{title}'; it was left out.")
             return False
         criteria = [criterion] if isinstance(criterion, str) else criterion
         criteria = [c.replace("{path}", bound.result_path) for c in criteria]
-        self.steps.append(PlannedStep(title, text, method, criteria, goal, bound))
+        self.steps.append(PlannedStep(title, text, methods[0], criteria, goal, bound))
         return True
 
     def add_answers(self, reading: Reading) -> None:

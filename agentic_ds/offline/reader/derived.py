@@ -15,11 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_ds.offline.reader.mentions import ColumnIndex, Token
-from agentic_ds.offline.reader.vocabulary import DEFINERS as _DEFINERS
-from agentic_ds.offline.reader.vocabulary import NAME_STOP as _NAME_STOP
-from agentic_ds.offline.reader.vocabulary import SYMBOL_OPS as _SYMBOL_OPS
-from agentic_ds.offline.reader.vocabulary import TWO_WORD_OPS as _TWO_WORD_OPS
-from agentic_ds.offline.reader.vocabulary import WORD_OPS as _WORD_OPS
+from agentic_ds.offline.reader.vocabulary import DEFINERS, NAME_STOP, SYMBOL_OPS, TWO_WORD_OPS, WORD_OPS
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 MAX_NAME_WORDS = 4
@@ -72,13 +68,13 @@ def _defined_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Derived 
 
 
 def _definer(tokens: Sequence[Token], i: int) -> bool:
-    return i + 1 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in _DEFINERS
+    return i + 1 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in DEFINERS
 
 
 def _name_before(tokens: Sequence[Token], i: int) -> str:
     parts: list[str] = []
     j = i - 1
-    while (j >= 0 and len(parts) < MAX_NAME_WORDS and tokens[j].is_word and tokens[j].low not in _NAME_STOP
+    while (j >= 0 and len(parts) < MAX_NAME_WORDS and tokens[j].is_word and tokens[j].low not in NAME_STOP
            and not tokens[j].possessive):
         parts.append(tokens[j].low.strip("'"))
         j -= 1
@@ -125,7 +121,7 @@ def _expression(tokens: Sequence[Token], start: int, index: ColumnIndex) -> tupl
         j += width
     kept, end, open_groups = complete
     pieces = pieces[:kept]
-    operators = sum(1 for p in pieces if p in _SYMBOL_OPS.values())
+    operators = sum(1 for p in pieces if p in SYMBOL_OPS.values())
     used = tuple(dict.fromkeys(n for n in names if f"`{n}`" in pieces or n in pieces))
     if not used or not operators or open_groups:
         return None
@@ -137,7 +133,7 @@ def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, 
     token = tokens[j]
     if token.is_number:
         return token.text.replace(",", "").rstrip("%"), j + 1, ""
-    if not token.is_word or token.low in _WORD_OPS:
+    if not token.is_word or token.low in WORD_OPS:
         return None
     names = index.exact.get(token.word)
     width = 1
@@ -158,10 +154,10 @@ def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, 
 
 def _operator(tokens: Sequence[Token], j: int) -> tuple[str | None, int]:
     token = tokens[j]
-    if token.text in _SYMBOL_OPS:
-        return _SYMBOL_OPS[token.text], 1
-    if token.low in _WORD_OPS:
-        return _WORD_OPS[token.low], 1
-    if j + 1 < len(tokens) and (token.low, tokens[j + 1].low) in _TWO_WORD_OPS:
-        return _TWO_WORD_OPS[(token.low, tokens[j + 1].low)], 2
+    if token.text in SYMBOL_OPS:
+        return SYMBOL_OPS[token.text], 1
+    if token.low in WORD_OPS:
+        return WORD_OPS[token.low], 1
+    if j + 1 < len(tokens) and (token.low, tokens[j + 1].low) in TWO_WORD_OPS:
+        return TWO_WORD_OPS[(token.low, tokens[j + 1].low)], 2
     return None, 1

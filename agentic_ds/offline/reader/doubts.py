@@ -16,12 +16,11 @@ from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import number as number_of
-from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, NUMBER_WORDS, ORDINALS
+from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, GROUP_TESTS, NUMBER_WORDS, ORDINALS
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
 
-GROUP_TESTS = ("ttest", "mannwhitney", "anova", "levene")
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})

@@ -32,9 +32,7 @@ def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
         stat = TWO_WORD_STATS.get(pair)
         width = 2
         if stat is None:
-            stat, width = ONE_WORD_STATS.get(tokens[i].low), 1
-        if stat is None and tokens[i].low in SUPERLATIVES:
-            stat = SUPERLATIVES[tokens[i].low]
+            stat, width = ONE_WORD_STATS.get(tokens[i].low) or SUPERLATIVES.get(tokens[i].low), 1
         if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
             hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
         elif stat == "percentile":

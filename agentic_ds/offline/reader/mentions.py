@@ -13,8 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from agentic_ds.offline.reader.vocabulary import NOT_ALONE as _NOT_ALONE
-from agentic_ds.offline.reader.vocabulary import SKIP_IN_NAMES as _SKIP
+from agentic_ds.offline.reader.vocabulary import NOT_ALONE, SKIP_IN_NAMES
 from agentic_ds.profiling.model import ColumnProfile
 
 _TOKEN = re.compile(
@@ -153,7 +152,7 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
             continue
         token = tokens[i]
         word = token.word.rsplit("_", 1)[-1]
-        names = index.candidates(word) if token.is_word and token.low not in _NOT_ALONE else []
+        names = index.candidates(word) if token.is_word and token.low not in NOT_ALONE else []
         name = _only(word, names, index)
         if name:
             found.append(Mention(i, i + 1, name, False))
@@ -162,7 +161,7 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
 
 
 def _telling(token: Token) -> str:
-    return token.word.rsplit("_", 1)[-1] if token.is_word and token.low not in _NOT_ALONE else ""
+    return token.word.rsplit("_", 1)[-1] if token.is_word and token.low not in NOT_ALONE else ""
 
 
 def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
@@ -201,7 +200,7 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
                 j += 1
                 continue
             break
-        if token.low in _SKIP and taken:
+        if token.low in SKIP_IN_NAMES and taken:
             j += 1
             continue
         taken.append(token.word)

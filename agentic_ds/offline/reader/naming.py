@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.mentions import Token, words
-from agentic_ds.offline.reader.vocabulary import DISTINCT_WORDS as _DISTINCT
-from agentic_ds.offline.reader.vocabulary import NOT_NOUNS as _NOT_NOUNS
+from agentic_ds.offline.reader.vocabulary import DISTINCT_WORDS, NOT_NOUNS
 
 
 def name_asks(asks: list[Ask]) -> None:
@@ -29,14 +28,14 @@ def counted_noun(tokens: list[Token], nouns: frozenset[str] | None) -> Token | N
     """The token of the noun a row count is about ("how many customers" -> customers): one of `nouns` (the files'
     nouns), or with None any plain word ("how many readings")."""
     def counted(token: Token) -> bool:
-        return token.word in nouns if nouns is not None else token.low.isalpha() and token.low not in _NOT_NOUNS
+        return token.word in nouns if nouns is not None else token.low.isalpha() and token.low not in NOT_NOUNS
 
     for i in range(len(tokens) - 1):
         if (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")):
             at = i + 2
             # Naming reads past "distinct" ("how many distinct customers" counts customers); choosing the file does
             # not: those customers may be counted in orders.csv.
-            while nouns is None and at < len(tokens) - 1 and tokens[at].low in _DISTINCT:
+            while nouns is None and at < len(tokens) - 1 and tokens[at].low in DISTINCT_WORDS:
                 at += 1
             if at < len(tokens) and counted(tokens[at]):
                 return tokens[at] if nouns is not None else _plural_in(tokens, at, counted)

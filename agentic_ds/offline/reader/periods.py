@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token, number
 from agentic_ds.offline.reader.sources import file_nouns
-from agentic_ds.offline.reader.vocabulary import MONTHS as _MONTHS
-from agentic_ds.offline.reader.vocabulary import OPEN_ENDS
-from agentic_ds.offline.reader.vocabulary import PERIOD_WORDS as _WORDS
+from agentic_ds.offline.reader.vocabulary import MONTHS, OPEN_ENDS, PERIOD_WORDS
 from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 _LOOK = 5               # tokens either side where a column named is the period's column
@@ -37,9 +35,9 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
         year = _year(tokens[i])
         if i in taken or year is None:
             continue
-        month = _MONTHS.get(tokens[i - 1].low)
+        month = MONTHS.get(tokens[i - 1].low)
         word_at = i - 2 if month else i - 1
-        op = _WORDS.get(tokens[word_at].low) if word_at >= 0 and word_at not in taken else None
+        op = PERIOD_WORDS.get(tokens[word_at].low) if word_at >= 0 and word_at not in taken else None
         if op is None:
             continue
         column = places.column(tokens, word_at, i, at, dates_only=month is not None)

@@ -83,12 +83,8 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
                 primary, joins, f"`{needed}` is in {holders}, which shares no key column with {primary.path}"
             )
         joins.append(join)
-        have |= {c.name for c in _file(files, join.path).columns}
+        have |= {c.name for f in files if f.path == join.path for c in f.columns}
     return Sources(primary, joins)
-
-
-def _file(files: Sequence[FileProfile], path: str) -> FileProfile:
-    return next(f for f in files if f.path == path)
 
 
 def _join_for(primary: FileProfile, needed: str, files: Sequence[FileProfile], joins: list[Join]) -> Join | None:

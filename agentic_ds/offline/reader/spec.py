@@ -33,7 +33,7 @@ from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
 from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
 from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
-from agentic_ds.offline.reader.vocabulary import LABELS, STOP_WORDS
+from agentic_ds.offline.reader.vocabulary import GROUP_TESTS, LABELS, STOP_WORDS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
 HEAD_CHARS, TAIL_CHARS = 4000, 2000
@@ -112,14 +112,14 @@ def describe_ask(ask: Ask) -> str:
         return f"the slope, intercept and R-squared of the least-squares line of `{ask.column}` on `{ask.second}`"
     if ask.second:
         subject = f"{label} of `{ask.column}` and `{ask.second}`"
-    elif ask.stat in ("ttest", "mannwhitney", "anova", "levene"):
+    elif ask.stat in GROUP_TESTS:
         subject = f"{label} of `{ask.column}` between the `{ask.group}` groups"
     else:
         subject = f"{label} of `{ask.column}`" if ask.column else label
     if ask.group and ask.extreme:
         word = "highest" if ask.extreme == "max" else "lowest"
         return f"the `{ask.group}` with the {word} {subject}"
-    if ask.group and ask.stat not in ("ttest", "mannwhitney", "anova", "levene"):
+    if ask.group and ask.stat not in GROUP_TESTS:
         return f"the {subject} per `{ask.group}`"
     return f"the {subject}"
 
@@ -212,7 +212,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     if unprofiled:
         spec.problem = (f"the question names {unprofiled[0]}, which was not profiled (a run profiles the first "
                         f"{len(profile.files)} files of its inputs)")
-    per_row = nouns | {words_of(c.name) for f in files for c in f.columns if f.rows and c.distinct == f.rows}
+    keys = [c.name for f in files for c in f.columns if f.rows and c.distinct == f.rows]      # one value per row
+    per_row = nouns | {"_".join(split_words(name)) for name in keys}
     said_again = restated(tokens, spec.filters, per_row)
     measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
@@ -229,10 +230,6 @@ def data_facts(files: list[FileProfile]) -> DataFacts:
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
     distinct = {c.name: c.distinct for data in files for c in data.columns if c.distinct}
     return DataFacts(frozenset(values), frozenset(years), frozenset(unique), distinct)
-
-
-def words_of(name: str) -> str:
-    return "_".join(split_words(name))
 
 
 def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,

@@ -15,13 +15,9 @@ it read; one that cannot find them gives no ask, and its words stay unread.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
+from agentic_ds.offline.reader.hits import Hit
 from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, Z_TALK
-
-if TYPE_CHECKING:
-    from agentic_ds.offline.reader.asks import Ask, AskReader
-    from agentic_ds.offline.reader.hits import Hit
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
@@ -29,9 +25,6 @@ _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regressio
 
 def method_hits(reader: AskReader) -> list[Hit]:
     """A named test ("Shapiro-Wilk", "KS", "Welch", "paired") is itself an ask, even with no other word for it."""
-    from agentic_ds.offline.reader.asks import MAX_HITS
-    from agentic_ds.offline.reader.hits import Hit
-
     hits = []
     for i in sorted(reader.constraints.positions)[:MAX_HITS]:
         method = METHOD_WORDS.get(reader.tokens[i].low, "")
@@ -109,8 +102,6 @@ def _use_z_definition(reader: AskReader) -> None:
 
 
 def _corr(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    from agentic_ds.offline.reader.asks import Ask
-
     c = reader.constraints
     method = c.method("spearman", "kendall", "pearson") or "pearson"
     columns = reader.columns_for(hit.position, sentence, 2)
@@ -120,8 +111,6 @@ def _corr(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 
 
 def _normality(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    from agentic_ds.offline.reader.asks import Ask
-
     c = reader.constraints
     test = c.method(*NORMALITY_TESTS) or "shapiro"
     column = reader.column_for(hit.position, sentence, reader.numeric)
@@ -129,8 +118,6 @@ def _normality(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 
 
 def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
-    from agentic_ds.offline.reader.asks import Ask
-
     c = reader.constraints
     column = reader.column_for(hit.position, sentence, reader.numeric)
     if c.z_threshold is not None and c.iqr_factor is None:
@@ -141,8 +128,6 @@ def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
 
 def _two_groups(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     """A t-test (Welch unless Student's is named), Mann-Whitney, or a paired t-test of two columns."""
-    from agentic_ds.offline.reader.asks import Ask
-
     c = reader.constraints
     if c.method("paired"):
         columns = reader.columns_for(hit.position, sentence, 2)
@@ -173,8 +158,6 @@ def _column_and_group(reader: AskReader, hit: Hit, sentence: int) -> tuple[str, 
 
 def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     """One-way ANOVA or Levene's test of a numeric column across the groups of another."""
-    from agentic_ds.offline.reader.asks import Ask
-
     column, group = _column_and_group(reader, hit, sentence)
     if not column:
         return None
@@ -183,8 +166,6 @@ def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 
 
 def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    from agentic_ds.offline.reader.asks import Ask
-
     columns = reader.columns_for(hit.position, sentence, 2, reader.groupable)
     if len(columns) < 2:
         return None
@@ -195,8 +176,6 @@ def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 
 def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     """The least-squares line of y on x: "regress y on x", "regression of y on x", "y = a + b * x"."""
-    from agentic_ds.offline.reader.asks import Ask
-
     pair = _y_on_x(reader) or _equation(reader)
     if pair is None:
         return None

@@ -11,9 +11,7 @@ from typing import Any
 
 from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
 from agentic_ds.offline.reader.mentions import Mention, Token, tokenize
-from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, UNSEEN_LEADS
-from agentic_ds.offline.reader.vocabulary import GENERIC_VALUES as _GENERIC
-from agentic_ds.offline.reader.vocabulary import NEGATION as _NEGATION
+from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, GENERIC_VALUES, NEGATION, UNSEEN_LEADS
 from agentic_ds.profiling.model import ColumnProfile
 
 
@@ -46,7 +44,7 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             if beside is None and not _stands_alone(tokens, i, width, value, mentioned):
                 continue
             lead = i - 2 if i >= 2 and tokens[i - 1].low == "the" else i - 1
-            negated = lead >= 0 and tokens[lead].low in _NEGATION
+            negated = lead >= 0 and tokens[lead].low in NEGATION
             start = min(i, beside.start) if beside else i
             end = max(i + width, beside.end) if beside else i + width
             picked.setdefault(column, []).append((_typed_value(columns[column], value), start, end, negated))
@@ -68,7 +66,7 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
 def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:
     """A value named without its column: spelled as in the data (or, after "at", "for"..., in lower case: "at
     lunch"), not a generic word, not a column's name."""
-    if len(value) < 3 or value.casefold() in _GENERIC or _sentence_start(tokens, i) and value[:1].islower():
+    if len(value) < 3 or value.casefold() in GENERIC_VALUES or _sentence_start(tokens, i) and value[:1].islower():
         return False
     if any(p in mentioned for p in range(i, i + width)):
         return False
@@ -135,7 +133,7 @@ def unseen_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
 def _capitalised(tokens: Sequence[Token], i: int, skip: set[int]) -> bool:
     token = tokens[i]
     return (i not in skip and token.is_word and token.text[:1].isupper() and not token.text.isupper()
-            and not _sentence_start(tokens, i) and token.low not in _GENERIC and token.low not in DOUBT_WORDS)
+            and not _sentence_start(tokens, i) and token.low not in GENERIC_VALUES and token.low not in DOUBT_WORDS)
 
 
 def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]

@@ -32,11 +32,10 @@ TWO_WORD_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("
 NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
 NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
 CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
-TWO_GROUP_TESTS = frozenset({"ttest", "mannwhitney"})
-GROUP_TESTS = frozenset({"anova", "levene"})
+GROUP_TESTS = frozenset({"ttest", "mannwhitney", "anova", "levene"})      # tests across the groups of a column
 # Statistics read with their own rule (two columns, a test, a rule), not as "stat of one column".
 SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"})
-TESTS = NORMALITY_TESTS | CORRELATIONS | TWO_GROUP_TESTS | GROUP_TESTS | {"chi2", "paired", "linreg"}
+TESTS = NORMALITY_TESTS | CORRELATIONS | GROUP_TESTS | {"chi2", "paired", "linreg"}
 EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
             "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
             "greater": "max", "more": "max", "warmest": "max", "peak": "max", "lowest": "min", "smallest": "min",
@@ -44,8 +43,7 @@ EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "m
             "lower": "min", "smaller": "min", "fewer": "min", "less": "min", "narrowest": "min", "lightest": "min",
             "coldest": "min"}
 # Without a "which X", "the highest salary" is the maximum of salary.
-SUPERLATIVES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "lowest": "min",
-                "smallest": "min"}
+SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
 GROUP_PHRASES = (("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"), ("grouped", "by"),
                  ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",), ("each",))
 WITH_WORDS = frozenset({"with", "has", "having", "had", "shows", "showing"})

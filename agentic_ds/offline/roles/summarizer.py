@@ -39,15 +39,11 @@ def summary_turn(req: ParsedRequest) -> Reply:
     return Reply.say(_full_report(req, answer or {}, documents, caveats, status, line))
 
 
-def is_background(document: dict[str, Any]) -> bool:
-    template = str(document.get("template", "")).lower()
-    return any(word in template for word in _BACKGROUND)
-
-
 def analysis_paths(results: dict[str, dict[str, Any]]) -> list[str]:
     """The results that answer the task (not audits or overviews), in path order; all of them if none does."""
     ordered = sorted(results)
-    return [p for p in ordered if not is_background(results[p])] or ordered
+    background = {p for p in ordered if any(w in str(results[p].get("template", "")).lower() for w in _BACKGROUND)}
+    return [p for p in ordered if p not in background] or ordered
 
 
 def headline(document: dict[str, Any], task: str) -> str:
@@ -98,9 +94,7 @@ def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, 
     notes = caveats + [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
     if status != RunStatus.COMPLETED:
         notes.append(f"The run did not complete cleanly ({line}).")
-    lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]), "",
-              _footer(status, line)]
-    return "\n".join(lines) + "\n"
+    return _ending(lines, notes, status, line)
 
 
 def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str], status: str,
@@ -112,10 +106,11 @@ def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], c
                      + (f": {first[0]}" if first else ""))
     if not results:
         lines.append("- No result file was written.")
+    return _ending(lines, caveats, status, line)
+
+
+def _ending(lines: list[str], caveats: list[str], status: str, line: str) -> str:
+    """The report: `lines`, then its caveats (each once) and the run status."""
     lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(caveats)] or ["- None found."]), "",
-              _footer(status, line)]
+              f"**Run status:** `{status}` - {line.partition(' - ')[2] or status}"]
     return "\n".join(lines) + "\n"
-
-
-def _footer(status: str, line: str) -> str:
-    return f"**Run status:** `{status}` - {line.partition(' - ')[2] or status}"

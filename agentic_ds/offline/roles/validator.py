@@ -74,9 +74,8 @@ def _part(ask: dict[str, str], read: ReadAsk | None, by_name: dict[str, str], pa
     if not sentence:
         return _unanswered(ask, "no sentence of the result states it")
     missing = ask["slot"] and (f"@{ask['slot']}[" not in sentence or f"@{ask['slot']}[n/a]" in sentence)
-    if missing or not any(ch.isdigit() for ch in sentence) and not ask["slot"]:
-        return {"id": ask["id"], "answered": False, "answer": sentence, "files": [path]}
-    return {"id": ask["id"], "answered": True, "answer": sentence, "files": [path]}
+    answered = not (missing or not any(ch.isdigit() for ch in sentence) and not ask["slot"])
+    return {"id": ask["id"], "answered": answered, "answer": sentence, "files": [path]}
 
 
 def _open(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dict[str, Any]]) -> Reply:
