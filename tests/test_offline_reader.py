@@ -391,3 +391,40 @@ def test_a_proportion_is_out_of_one_and_yates_correction_can_be_turned_off(profi
     chi2 = build_spec("Chi-square test of gender and class without Yates' correction: @chi2[value]", profiles["stu"])
     assert asks_of(chi2) == [("chi2", "gender", "class", "", "")] and chi2.asks[0].params["correction"] is False
     assert chi2.confident, chi2.doubts
+
+
+@pytest.mark.parametrize(
+    ("key", "task", "doubt"),
+    [
+        # values named together: one figure over all of them, or one each? Only "or", "combined" ... pool them
+        ("emp", "What is the mean salary of Finance staff, and of Support staff?", "one figure over all"),
+        ("stu", "What is the mean exam_score of female students and of male students?", "one figure over all"),
+        ("emp", "What is the highest salary paid in Oslo, and what is it in Krakow?", "one figure over all"),
+        ("emp", "What is the average salary of staff, Finance excepted?", "'excepted'"),
+        ("emp", "What is the mean salary of the three best-paid employees?", "'three'"),
+        ("emp", "Give the total bonus of the senior staff's five best years.", "'senior'"),
+        ("stu", "Which student_id occurs most often in the table?", "every student_id has one row"),
+    ],
+)
+def test_a_reading_that_the_profile_contradicts_is_not_confident(profiles, key, task, doubt):
+    reading = read_question(task, profiles[key])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(
+    ("key", "task"),
+    [
+        ("emp", "What is the mean salary of employees in Finance or Support?"),
+        ("emp", "What is the mean bonus of staff at Junior level who are remote?"),
+        ("stu", "Compare exam_score between the two genders with a Welch t-test: give the p-value."),
+        ("emp", "How many salary outliers are there with a z-score above three?"),
+    ],
+)
+def test_values_and_number_words_the_reading_uses_leave_no_doubt(profiles, key, task):
+    reading = read_question(task, profiles[key])
+    assert reading.kind == "direct", reading.why_unread()
+
+
+def test_several_roundings_take_the_finest(profiles):
+    spec = build_spec("Regress salary on age: the slope (4 decimals) and the intercept (1 decimal).", profiles["emp"])
+    assert spec.digits == 4

@@ -2,8 +2,11 @@
 
 A question is read with confidence when every number in it and every word that changes what it asks
 (`vocabulary.DOUBT_WORDS`: a statistic, a sign, a grouping, an exclusion) was used by some reader, every answer
-slot is tied to something computed, and every filter names its column. Otherwise the offline model says what it
-could not read and does not answer: a wrong answer stated with confidence is worse than none.
+slot is tied to something computed, and every filter names its column. The reading is also checked against facts
+of the profile: a value of the data that the question names must be used, rows are not counted per a column that
+is unique per row, and values named together ("Finance, and Support") are pooled only when the question says so.
+Otherwise the offline model says what it could not read and does not answer: a wrong answer stated with
+confidence is worse than none.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "k
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
-OF_MANY_ROWS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis"})   # a year's is no answer
+POOLING_WORDS = frozenset({"or", "either", "combined", "together", "pooled", "any"})
+POOLING_REACH = 3         # words after the values that may still pool them ("Oslo and Krakow staff combined")
 MAX_LISTED = 5
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
@@ -136,7 +140,7 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     if phrases:
         doubts.append(f"the phrase(s) {_listed(phrases)} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
-    idle = [m.column for m in mentions if m.exact and m.column not in touched and m.column in measures]
+    idle = [m.column for m in mentions if m.exact and m.column in measures and m.column not in touched]
     if idle:            # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
         doubts.append(f"the column(s) {_listed(idle)} are named but not used")
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
@@ -145,10 +149,14 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
               and t.low not in taken_values]
     if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
         doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
-    said_columns = {m.column for m in mentions if m.exact}
+    # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
+    # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.
+    grouped = {a.group for a in spec.asks}
+    for found in spec.filters:
+        if found.op == "in" and found.column not in grouped and not any(
+                t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
+            doubts.append(f"{_listed([str(v) for v in found.value])}: one figure over all, or one for each?")
     for ask in spec.asks:
-        if ask.stat in OF_MANY_ROWS and ask.column in data.years and ask.column not in said_columns:
-            doubts.append(f"the {ask.stat} of {ask.column}, a year the question does not name, was read")
         if ask.group in data.unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
     guessed = [f.text() for f in spec.filters if f.guessed]
@@ -160,12 +168,11 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
 @dataclass(frozen=True)
 class DataFacts:
     """What the profile says of the columns, for the doubts: the words that are values of a category column,
-    the year columns, the columns with a distinct value on every row, and how many values each column has."""
+    the columns with a distinct value on every row, and how many distinct values each column has."""
 
     values: frozenset[str] = frozenset()
-    years: frozenset[str] = frozenset()
     unique: frozenset[str] = frozenset()
-    distinct: Mapping[str, int] = field(default_factory=dict)     # category columns: how many values each has
+    distinct: Mapping[str, int] = field(default_factory=dict)
 
 
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:

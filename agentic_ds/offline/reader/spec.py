@@ -226,10 +226,9 @@ def data_facts(files: list[FileProfile]) -> DataFacts:
     """The profile's facts the doubts check a reading against."""
     values = {str(v).lower() for data in files for c in data.columns if c.kind != "numeric"
               for v, _ in c.top_values if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    years = {c.name for data in files for c in data.columns if split_words(c.name)[-1:] == ["year"]}
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
     distinct = {c.name: c.distinct for data in files for c in data.columns if c.distinct}
-    return DataFacts(frozenset(values), frozenset(years), frozenset(unique), distinct)
+    return DataFacts(frozenset(values), frozenset(unique), distinct)
 
 
 def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,

@@ -194,7 +194,8 @@ ESTIMATE_WORDS = frozenset("regression regress model fit fitted predict forecast
 # know, a sign, an exclusion, a comparison of periods, a ranking.
 DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(METHOD_WORDS) | set("""
     which ratio difference differences rise rose increase increased decrease decreased change changed growth grew
-    trend cumulative rank ranked ranking list except excluding non without complete duplicate duplicates cv times
+    trend cumulative rank ranked ranking list except excepted excepting exclude excluded excludes excluding non without
+    complete duplicate duplicates cv times
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
