@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests import question_set_checks as checks
-from tests.fresh.registry import KINDS, QUESTIONS, manifests
+from tests.fresh.questions import QUESTIONS
+from tests.fresh.registry import KINDS, manifests
 from tests.heldout.materialize import materialize
 
 FRESH = checks.QuestionSet(folder=Path(__file__).parent / "fresh", questions=QUESTIONS, kinds=KINDS,

@@ -7,11 +7,10 @@ set's: within each kind, ids ordered by a hash, the first 60% go to dev.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.heldout.registry import CHECKERS, Compute, Data, Question, answer_for, manifest_line, split_of
+from tests.heldout.registry import Data, Question, answer_for, registrar, split_manifests
 
 KINDS = ("stat", "stat_filter", "multi_stat", "correlation", "test", "outlier", "group", "argmax", "regression",
          "derived", "count_share", "topk", "hard")
@@ -34,18 +33,7 @@ KIND_TEXT = {
 QUESTIONS: dict[str, Question] = {}
 
 
-def q(kind: str, table: str | tuple[str, ...], task: str, checker: str = "numeric") -> Callable[[Compute], Compute]:
-    """Registers the decorated function as a fresh question whose id is the function's name."""
-    assert kind in KINDS, kind
-    assert checker in CHECKERS, checker
-    tables = (table,) if isinstance(table, str) else tuple(table)
-
-    def register(fn: Compute) -> Compute:
-        assert fn.__name__ not in QUESTIONS, f"duplicate question id {fn.__name__}"
-        QUESTIONS[fn.__name__] = Question(fn.__name__, kind, tables, " ".join(task.split()), checker, fn)
-        return fn
-
-    return register
+q = registrar(QUESTIONS, KINDS)
 
 
 def rejected(p: float, alpha: float) -> str:
@@ -64,9 +52,4 @@ def manifests(data_dir: Path) -> dict[str, list[dict[str, Any]]]:
     """The lines of each split's manifest, in registration order, answers computed from `data_dir`."""
     from tests.fresh import questions  # noqa: F401  (registers every question)
 
-    answers = all_answers(data_dir)
-    split = split_of(QUESTIONS, KINDS)
-    lines: dict[str, list[dict[str, Any]]] = {"dev": [], "holdout": []}
-    for qid, question in QUESTIONS.items():
-        lines[split[qid]].append(manifest_line(question, answers[qid]))
-    return lines
+    return split_manifests(QUESTIONS, all_answers(data_dir), KINDS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -17,35 +18,29 @@ if str(HERE.parents[1]) not in sys.path:
 
 from tests.heldout.answers import QUESTIONS, all_answers  # noqa: E402
 from tests.heldout.materialize import materialize  # noqa: E402
-from tests.heldout.registry import manifest_line, split_of  # noqa: E402
-
-SPLITS = ("dev", "holdout")
+from tests.heldout.registry import KINDS, split_manifests  # noqa: E402
 
 
 def manifests(data_dir: Path) -> dict[str, list[dict]]:
     """The lines of each split's manifest, in registration order, answers computed from `data_dir`."""
-    answers = all_answers(data_dir)
-    split = split_of(QUESTIONS)
-    lines: dict[str, list[dict]] = {name: [] for name in SPLITS}
-    for qid, question in QUESTIONS.items():
-        lines[split[qid]].append(manifest_line(question, answers[qid]))
-    return lines
+    return split_manifests(QUESTIONS, all_answers(data_dir), KINDS)
 
 
 def render(lines: list[dict]) -> str:
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
-def main(argv: list[str]) -> None:
+def write(folder: Path, manifests: Callable[[Path], dict[str, list[dict]]], argv: list[str]) -> None:
+    """Writes `folder`/{dev,holdout}.jsonl from freshly materialized data (with --data, the CSVs too)."""
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = Path(tmp) / "data"
         materialize(data_dir)
         for name, lines in manifests(data_dir).items():
-            (HERE / f"{name}.jsonl").write_text(render(lines), encoding="utf-8")
+            (folder / f"{name}.jsonl").write_text(render(lines), encoding="utf-8")
             print(f"{name}.jsonl: {len(lines)} questions")
     if "--data" in argv:
-        materialize(HERE / "data")
+        materialize(folder / "data")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    write(HERE, manifests, sys.argv[1:])

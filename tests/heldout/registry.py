@@ -63,18 +63,27 @@ class Question:
 QUESTIONS: dict[str, Question] = {}
 
 
-def q(kind: str, table: str | tuple[str, ...], task: str, checker: str = "numeric") -> Callable[[Compute], Compute]:
-    """Registers the decorated function as a question whose id is the function's name."""
-    assert kind in KINDS, kind
-    assert checker in CHECKERS, checker
-    tables = (table,) if isinstance(table, str) else tuple(table)
+def registrar(questions: dict[str, Question], kinds: tuple[str, ...]
+              ) -> Callable[..., Callable[[Compute], Compute]]:
+    """The `@q(kind, table, task, checker)` decorator of a question set that registers into `questions`."""
 
-    def register(fn: Compute) -> Compute:
-        assert fn.__name__ not in QUESTIONS, f"duplicate question id {fn.__name__}"
-        QUESTIONS[fn.__name__] = Question(fn.__name__, kind, tables, " ".join(task.split()), checker, fn)
-        return fn
+    def q(kind: str, table: str | tuple[str, ...], task: str, checker: str = "numeric") -> Callable[[Compute], Compute]:
+        """Registers the decorated function as a question whose id is the function's name."""
+        assert kind in kinds, kind
+        assert checker in CHECKERS, checker
+        tables = (table,) if isinstance(table, str) else tuple(table)
 
-    return register
+        def register(fn: Compute) -> Compute:
+            assert fn.__name__ not in questions, f"duplicate question id {fn.__name__}"
+            questions[fn.__name__] = Question(fn.__name__, kind, tables, " ".join(task.split()), checker, fn)
+            return fn
+
+        return register
+
+    return q
+
+
+q = registrar(QUESTIONS, KINDS)
 
 
 def normalise(value: Any) -> Any:
@@ -110,3 +119,13 @@ def split_of(questions: dict[str, Question], kinds: tuple[str, ...] = KINDS) -> 
 def manifest_line(question: Question, answer: dict[str, Any]) -> dict[str, Any]:
     return {"id": question.id, "task": question.task, "files": question.files, "answer": answer,
             "checker": question.checker}
+
+
+def split_manifests(questions: dict[str, Question], answers: dict[str, dict[str, Any]],
+                    kinds: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """The lines of each split's manifest (dev, holdout), in registration order."""
+    split = split_of(questions, kinds)
+    lines: dict[str, list[dict[str, Any]]] = {"dev": [], "holdout": []}
+    for qid, question in questions.items():
+        lines[split[qid]].append(manifest_line(question, answers[qid]))
+    return lines
