@@ -11,18 +11,25 @@ confidence is worse than none.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import number as number_of
-from agentic_ds.offline.reader.vocabulary import DOUBT_PHRASES, DOUBT_WORDS, GROUP_TESTS, NUMBER_WORDS, ORDINALS
+from agentic_ds.offline.reader.vocabulary import (
+    DOUBT_PHRASES,
+    DOUBT_WORDS,
+    GROUP_TESTS,
+    NUMBER_WORDS,
+    ORDINALS,
+    STOP_WORDS,
+)
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
+    from agentic_ds.profiling.model import FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
@@ -86,10 +93,12 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
 
 
 def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: set[int],
-              spec: QuestionSpec, measures: set[str], data: DataFacts) -> list[str]:
+              spec: QuestionSpec, measures: set[str], files: Sequence[FileProfile]) -> list[str]:
     """What keeps the reading of `spec` from confidence, one phrase each; [] when it was read whole. `measures`
-    are the numeric columns that name no groups: one the question names must be used. `data` says what the
-    profile knows of the columns: a value of one that the question names and no reader used is a doubt too."""
+    are the numeric columns that name no groups: one the question names must be used. `files` are the profiles
+    the reading is checked against: a value of a column that the question names and no reader used is a doubt."""
+    columns = [c for data in files for c in data.columns]
+    distinct = {c.name: c.distinct for c in columns if c.distinct}
     exact = {p for m in mentions if m.exact for p in range(m.start, m.end)}
     # "the mean for the first quarter as @infl_q1[...]": an ordinal before a column whose groups the slots name
     slotted = {a.group for a in spec.asks if a.group and any(p.startswith("group:") for p in a.slots)}
@@ -105,7 +114,7 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     # a number word that says again a number the reading uses: "three standard deviations", "the two groups"
     said = {float(a.params[k]) for a in spec.asks for k in ("threshold", "factor")
             if isinstance(a.params.get(k), (int, float))}
-    said |= {float(len(a.params.get("levels") or ()) or data.distinct.get(a.group, 0)) for a in spec.asks}
+    said |= {float(len(a.params.get("levels") or ()) or distinct.get(a.group, 0)) for a in spec.asks}
     numbers = [t.text for i, t in enumerate(tokens) if (t.is_number or t.low in NUMBER_WORDS and t.low != "one"
                                                         and NUMBER_WORDS[t.low] not in said)
                and i not in consumed and i not in named]
@@ -145,7 +154,9 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         doubts.append(f"the column(s) {_listed(idle)} are named but not used")
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
-    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and t.low in data.values
+    values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
+              if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and t.low in values
               and t.low not in taken_values]
     if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
         doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
@@ -156,23 +167,14 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if found.op == "in" and found.column not in grouped and not any(
                 t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
             doubts.append(f"{_listed([str(v) for v in found.value])}: one figure over all, or one for each?")
+    unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
     for ask in spec.asks:
-        if ask.group in data.unique and ask.stat in ("count", "percent_rows") and not spec.joins:
+        if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
-
-
-@dataclass(frozen=True)
-class DataFacts:
-    """What the profile says of the columns, for the doubts: the words that are values of a category column,
-    the columns with a distinct value on every row, and how many distinct values each column has."""
-
-    values: frozenset[str] = frozenset()
-    unique: frozenset[str] = frozenset()
-    distinct: Mapping[str, int] = field(default_factory=dict)
 
 
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:

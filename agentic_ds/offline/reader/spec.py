@@ -16,7 +16,7 @@ from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reader.asks import Ask, AskReader
 from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.reader.derived import Derived, find_derived
-from agentic_ds.offline.reader.doubts import DataFacts, doubts_of, named_groups, restated
+from agentic_ds.offline.reader.doubts import doubts_of, named_groups, restated
 from agentic_ds.offline.reader.filters import (
     Filter,
     comparisons,
@@ -33,7 +33,7 @@ from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
 from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
 from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
-from agentic_ds.offline.reader.vocabulary import GROUP_TESTS, LABELS, STOP_WORDS
+from agentic_ds.offline.reader.vocabulary import GROUP_TESTS, LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 
 HEAD_CHARS, TAIL_CHARS = 4000, 2000
@@ -217,18 +217,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     said_again = restated(tokens, spec.filters, per_row)
     measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
-    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures,
-                            data_facts(files))
+    spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures, files)
     return spec
-
-
-def data_facts(files: list[FileProfile]) -> DataFacts:
-    """The profile's facts the doubts check a reading against."""
-    values = {str(v).lower() for data in files for c in data.columns if c.kind != "numeric"
-              for v, _ in c.top_values if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
-    distinct = {c.name: c.distinct for data in files for c in data.columns if c.distinct}
-    return DataFacts(frozenset(values), frozenset(unique), distinct)
 
 
 def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: list[str], counted: str,
