@@ -29,10 +29,10 @@ def penguins_flipper_2008_except_adelie(d: Data) -> dict[str, Any]:
 
 
 @q("count_share", "penguins", """On Dream island, what fraction of the penguins are Chinstraps? Give a fraction
-   between zero and one, rounded to three decimals.""")
+   between zero and one, rounded to three decimals, as @fraction[value].""")
 def penguins_chinstrap_fraction_on_dream(d: Data) -> dict[str, Any]:
     p = d["penguins"]
-    return {"value": r((p[p["island"] == "Dream"]["species"] == "Chinstrap").mean(), 3)}
+    return {"fraction": r((p[p["island"] == "Dream"]["species"] == "Chinstrap").mean(), 3)}
 
 
 @q("count_share", "penguins", """Some penguins were weighed but nobody recorded whether they are male or female.
@@ -48,6 +48,14 @@ def penguins_weighed_without_sex(d: Data) -> dict[str, Any]:
 def penguins_mass_sd_each_species(d: Data) -> dict[str, Any]:
     sd = d["penguins"].groupby("species")["body_mass_g"].std(ddof=1)
     return {s: r(sd[s], 1) for s in ("Adelie", "Chinstrap", "Gentoo")}
+
+
+@q("group", "penguins", """Within each species, what percentage of the birds whose sex was recorded are
+   female? Reply @Adelie[value], @Chinstrap[value] and @Gentoo[value] as percentages rounded to one decimal.""")
+def penguins_female_percentage_each_species(d: Data) -> dict[str, Any]:
+    p = d["penguins"].dropna(subset=["sex"])
+    share = (p["sex"] == "female").groupby(p["species"]).mean()
+    return {s: r(100 * share[s], 1) for s in ("Adelie", "Chinstrap", "Gentoo")}
 
 
 @q("hard", "penguins", """Call a penguin heavy when its body mass is above the mean of its own species (each mean

@@ -128,10 +128,10 @@ def fair_affairs_lowest_marriage_rating(d: Data) -> dict[str, Any]:
 
 
 @q("stat_filter", "fair", """Among women married more than 10 years who have at least one child, what is the
-   average affairs score? Three decimals, please.""")
+   average affairs score? Three decimals, please, as @mean_affairs[value].""")
 def fair_affairs_long_marriages_with_children(d: Data) -> dict[str, Any]:
     f = d["fair"]
-    return {"value": r(f[(f["yrs_married"] > 10) & (f["children"] > 0)]["affairs"].mean(), 3)}
+    return {"mean_affairs": r(f[(f["yrs_married"] > 10) & (f["children"] > 0)]["affairs"].mean(), 3)}
 
 
 @q("test", "fair", """Is having had any affair at all (an affairs value above zero) related to how religious a
@@ -201,6 +201,22 @@ def statecrime_texas_violent_rank(d: Data) -> dict[str, Any]:
     rank = int(s.set_index("state")["violent"].rank(ascending=False)["Texas"])
     assert rank != 51
     return {"value": rank}
+
+
+@q("hard", "statecrime", """Rank the states and DC by murder rate, rank 1 for the highest rate; states with
+   the same rate share the average of the ranks they occupy. What rank does Texas get? Answer @rank[value].""")
+def statecrime_texas_murder_rank_with_ties(d: Data) -> dict[str, Any]:
+    s = states(d).set_index("state")["murder"]
+    assert (s == s["Texas"]).sum() > 1
+    return {"rank": float(s.rank(ascending=False, method="average")["Texas"])}
+
+
+@q("derived", "statecrime", """Murders per 100 violent crimes: divide each state's murder rate by its violent
+   crime rate and multiply by 100. What is that figure for the median state (median over the 50 states and DC),
+   as @murders_per_100[value] to three decimals?""")
+def statecrime_median_murders_per_hundred_violent(d: Data) -> dict[str, Any]:
+    s = d["statecrime"]
+    return {"murders_per_100": r((100 * s["murder"] / s["violent"]).median(), 3)}
 
 
 @q("stat_filter", "statecrime", """Take the states (DC included) whose share of people living in urban areas is
