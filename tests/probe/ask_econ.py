@@ -124,7 +124,7 @@ def grunfeld_biggest_investor_besides_gm(d: Data) -> dict[str, Any]:
    and its market value. Which firm has the weakest (lowest) correlation?""", checker="exact")
 def grunfeld_firm_lowest_invest_value_correlation(d: Data) -> dict[str, Any]:
     g = d["grunfeld"]
-    per_firm = g.groupby("firm").apply(lambda f: f["invest"].corr(f["value"]), include_groups=False)
+    per_firm = pd.Series({firm: f["invest"].corr(f["value"]) for firm, f in g.groupby("firm")})
     return {"firm": unique_arg(per_firm, largest=False)}
 
 

@@ -74,12 +74,12 @@ def penguins_spearman_gentoo_bill(d: Data) -> dict[str, Any]:
     return {"value": r(corr(g["bill_length_mm"], g["bill_depth_mm"], "spearman"), 3)}
 
 
-@q("test", "penguins", """Adelie penguins live on all three islands. Does their flipper length differ between
+@q("test", "penguins", """Adelie penguins live on all three islands. Does their bill length differ between
    islands? Run a one-way ANOVA (missing values dropped) and give the F statistic as @F[value] to three decimals
    and whether it is significant at the 5% level as @significant[yes or no].""")
-def penguins_anova_adelie_flipper_by_island(d: Data) -> dict[str, Any]:
+def penguins_anova_adelie_bill_length_by_island(d: Data) -> dict[str, Any]:
     adelie = d["penguins"].query("species == 'Adelie'")
-    statistic, p = anova(adelie, "flipper_length_mm", "island")
+    statistic, p = anova(adelie, "bill_length_mm", "island")
     return {"F": r(statistic, 3), "significant": rejected(p, 0.05)}
 
 
@@ -226,7 +226,7 @@ def breast_cancer_median_worst_radius_by_diagnosis(d: Data) -> dict[str, Any]:
 
 
 @q("derived", "breast_cancer", """A tumour's perimeter relative to its radius says something about its shape.
-   Compute mean perimeter divided by mean radius for each tumour, then give the mean of that ratio over the
+   Divide the column "mean perimeter" by the column "mean radius" for each tumour, then give the mean of that ratio over the
    malignant tumours to four decimals.""")
 def breast_cancer_perimeter_radius_ratio_malignant(d: Data) -> dict[str, Any]:
     b = d["breast_cancer"].query("diagnosis == 'malignant'")

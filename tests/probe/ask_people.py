@@ -212,8 +212,8 @@ def statecrime_texas_murder_rank_with_ties(d: Data) -> dict[str, Any]:
 
 
 @q("derived", "statecrime", """Murders per 100 violent crimes: divide each state's murder rate by its violent
-   crime rate and multiply by 100. What is that figure for the median state (median over the 50 states and DC),
-   as @murders_per_100[value] to three decimals?""")
+   crime rate and multiply by 100. What is the median of that figure over the 50 states and DC? Answer
+   @murders_per_100[value], to three decimals.""")
 def statecrime_median_murders_per_hundred_violent(d: Data) -> dict[str, Any]:
     s = d["statecrime"]
     return {"murders_per_100": r((100 * s["murder"] / s["violent"]).median(), 3)}

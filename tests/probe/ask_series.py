@@ -130,10 +130,11 @@ def sunspots_iqr_outliers(d: Data) -> dict[str, Any]:
 
 
 @q("argmax", "sunspots", """Which year of the nineteenth century (1801-1900) was the quietest, with the lowest
-   sunspot activity? If several years tie, give the earliest.""")
+   sunspot activity? If several years tie, give the earliest. Answer @year[value].""")
 def sunspots_quietest_year_nineteenth_century(d: Data) -> dict[str, Any]:
     s = d["sunspots"].query("1801 <= YEAR <= 1900")
-    return {"value": int(s.loc[s["SUNACTIVITY"].idxmin(), "YEAR"])}
+    lowest = s[s["SUNACTIVITY"] == s["SUNACTIVITY"].min()]
+    return {"year": int(lowest["YEAR"].min())}
 
 
 # --- co2: weekly CO2 concentration (ppm) at Mauna Loa, 1958-2001, with weeks missing ----------------------------
@@ -181,7 +182,7 @@ def elnino_warmest_year(d: Data) -> dict[str, Any]:
 @q("argmax", "elnino", """Across all years, which calendar month is coolest on average? Answer with the month's
    column name.""", checker="exact")
 def elnino_coolest_month(d: Data) -> dict[str, Any]:
-    return {"month": unique_arg(d["elnino"][list(MONTHS)].mean())}
+    return {"month": unique_arg(d["elnino"][list(MONTHS)].mean(), largest=False)}
 
 
 @q("stat", "elnino", """How much do December sea temperatures vary from year to year? Give the sample standard
