@@ -226,8 +226,8 @@ def breast_cancer_median_worst_radius_by_diagnosis(d: Data) -> dict[str, Any]:
 
 
 @q("derived", "breast_cancer", """A tumour's perimeter relative to its radius says something about its shape.
-   Divide the column "mean perimeter" by the column "mean radius" for each tumour, then give the mean of that ratio over the
-   malignant tumours to four decimals.""")
+   Divide the column "mean perimeter" by the column "mean radius" for each tumour, then give the mean of that
+   ratio over the malignant tumours to four decimals.""")
 def breast_cancer_perimeter_radius_ratio_malignant(d: Data) -> dict[str, Any]:
     b = d["breast_cancer"].query("diagnosis == 'malignant'")
     return {"value": r(np.mean(b["mean perimeter"] / b["mean radius"]), 4)}
