@@ -3,7 +3,8 @@
 A set is a folder holding `dev.jsonl` and `holdout.jsonl`, the registered questions behind them and the build
 that writes them. Each check recomputes or rereads what a user of the set relies on: the committed answers are
 the ones the questions compute now, ids are unique, the split is ~60/40 within each kind, slots and answer keys
-agree, no task grades as its own answer, and every line loads as `agentic-ds eval` loads it.
+agree, no task grades as its own answer, every line loads as `agentic-ds eval` loads it, and a README's table of
+kinds counts the committed manifests.
 """
 
 from __future__ import annotations
@@ -108,3 +109,21 @@ def check_every_line_loads(qs: QuestionSet, data_dir: Path, tmp_path: Path) -> N
         assert [t.id for t in manifest.tasks] == [line["id"] for line in qs.committed(name)]
         assert all(t.checker in {"numeric", "exact", "contains"} and t.answer for t in manifest.tasks)
         assert all(p.exists() for t in manifest.tasks for p in manifest.input_paths(t))
+
+
+def check_readme_table_counts(qs: QuestionSet) -> None:
+    """The README's kinds table is what a reader trusts; it must match the manifests (rows `| kind | dev | ...`)."""
+    kind_of = {qid: question.kind for qid, question in qs.questions.items()}
+    counts = {name: Counter(kind_of[line["id"]] for line in qs.committed(name)) for name in SPLITS}
+    readme = (qs.folder / "README.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in readme.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].split(":")[0] in (*qs.kinds, "all"):
+            rows[cells[0].split(":")[0]] = [int(c) for c in cells[1:]]
+    slots = Counter(q.kind for q in qs.questions.values() if q.slots)
+    for kind in qs.kinds:
+        dev, holdout = counts["dev"][kind], counts["holdout"][kind]
+        assert rows.get(kind) == [dev, holdout, dev + holdout, slots[kind]], kind
+    dev, holdout = sum(counts["dev"].values()), sum(counts["holdout"].values())
+    assert rows.get("all") == [dev, holdout, dev + holdout, sum(slots.values())]

@@ -6,7 +6,6 @@ recomputed, and each committed manifest line must equal the line tests/fresh/bui
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -61,18 +60,4 @@ def test_about_one_question_in_seven_is_a_harder_one() -> None:
 
 
 def test_the_readme_table_counts_the_committed_manifests() -> None:
-    """The README's kinds table is what a reader trusts; it must match the manifests (rows `| kind | dev | ...`)."""
-    kind_of = {qid: question.kind for qid, question in QUESTIONS.items()}
-    counts = {name: Counter(kind_of[line["id"]] for line in FRESH.committed(name)) for name in checks.SPLITS}
-    readme = (FRESH.folder / "README.md").read_text(encoding="utf-8")
-    rows = {}
-    for line in readme.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0].split(":")[0] in (*KINDS, "all"):
-            rows[cells[0].split(":")[0]] = [int(c) for c in cells[1:]]
-    slots = Counter(q.kind for q in QUESTIONS.values() if q.slots)
-    for kind in KINDS:
-        dev, holdout = counts["dev"][kind], counts["holdout"][kind]
-        assert rows.get(kind) == [dev, holdout, dev + holdout, slots[kind]], kind
-    dev, holdout = sum(counts["dev"].values()), sum(counts["holdout"].values())
-    assert rows.get("all") == [dev, holdout, dev + holdout, sum(slots.values())]
+    checks.check_readme_table_counts(FRESH)
