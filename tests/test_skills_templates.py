@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -261,9 +262,9 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
     return runs
 
 
-def imported_modules(sources) -> set[str]:
+def imported_modules(sources: Iterable[str]) -> set[str]:
     """The modules the scripts import (absolute imports, anywhere in them)."""
-    found = set()
+    found: set[str] = set()
     for source in sources:
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
