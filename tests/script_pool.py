@@ -1,10 +1,11 @@
 """Run many Python scripts, each in its own process, from one interpreter that imported the heavy libraries once.
 
-`python tests/script_pool.py PARALLEL MODULE...` imports the MODULEs, then reads a JSON list of
+`python tests/script_pool.py PARALLEL TIMEOUT_S MODULE...` imports the MODULEs, then reads a JSON list of
 `[folder, script, output]` from stdin and forks one child per script (at most PARALLEL at a time): the child
 changes into `folder`, sends its stdout and stderr to `output`, runs `script` as `__main__` (as `python script`
 would: its folder first on sys.path, a traceback and exit code 1 on an uncaught exception, SystemExit's code
-otherwise) and exits. One line of JSON per finished script, `{"index": i, "returncode": n}`, goes to stdout.
+otherwise) and exits; SIGALRM ends it after TIMEOUT_S seconds (exit code -14). One line of JSON per finished
+script, `{"index": i, "returncode": n}`, goes to stdout.
 
 A child starts from the parent's imported modules, not from a fresh interpreter: each script still runs in its own
 process with its own globals (a name it forgot to import is still a NameError), as cells in a kernel that imported
@@ -17,11 +18,13 @@ import importlib
 import json
 import os
 import runpy
+import signal
 import sys
 import traceback
 
 
-def _child(folder: str, script: str, output: str) -> int:
+def _child(folder: str, script: str, output: str, timeout_s: int) -> int:
+    signal.alarm(timeout_s)
     os.chdir(folder)
     out = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(out, 1)
@@ -53,8 +56,8 @@ def _child(folder: str, script: str, output: str) -> int:
 
 
 def main() -> None:
-    parallel = int(sys.argv[1])
-    for module in sys.argv[2:]:
+    parallel, timeout_s = int(sys.argv[1]), int(sys.argv[2])
+    for module in sys.argv[3:]:
         importlib.import_module(module)
     jobs = json.loads(sys.stdin.read())
     running: dict[int, int] = {}
@@ -73,7 +76,7 @@ def main() -> None:
         if pid == 0:
             code = 1
             try:
-                code = _child(folder, script, output)
+                code = _child(folder, script, output, timeout_s)
             finally:
                 os._exit(code)
         running[pid] = index

@@ -248,7 +248,7 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
     # most of a template's CPU): see tests/script_pool.py.
     preload = sorted(imported_modules(Path(folder, script).read_text(encoding="utf-8") for folder, script, _ in jobs))
     pool = subprocess.run([sys.executable, str(Path(__file__).with_name("script_pool.py")),
-                           str(max(2, os.cpu_count() or 2)), *preload],
+                           str(max(2, os.cpu_count() or 2)), "120", *preload],
                           input=json.dumps(jobs), cwd=base, env=env, capture_output=True, text=True, timeout=600)
     assert pool.returncode == 0, pool.stderr[-3000:]
     codes = {line["index"]: line["returncode"] for line in map(json.loads, pool.stdout.splitlines())}
