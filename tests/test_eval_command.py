@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -180,19 +181,71 @@ def bundled_manifest(folder: Path, ids: list[str]) -> tuple[Path, list[dict]]:
     return path, chosen
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["simple", "orchestrated"])
-def test_bundled_tasks_run_graded_in_the_mode_asked_each_in_its_own_run(tmp_path, mode):
+THREE = ["emp-mean-std-salary", "emp-argmax-median", "shop-join-argmax"]
+
+
+@dataclass
+class Finished:
+    folder: Path           # where the eval ran: its workdir is folder / "wd"
+    chosen: list[dict]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def on_a_terminal(args: list[str], cwd: Path) -> tuple[int, str]:
+    """The command run on a real pseudo-terminal: its exit code and the screen's text (escape codes removed)."""
+    import os
+    import pty
     import re
 
-    path, chosen = bundled_manifest(tmp_path, ["emp-mean-std-salary", "emp-argmax-median", "shop-join-argmax"])
-    result = cli("eval", str(path), "--model", "offline", "--mode", mode, "--parallel", "2",
-                 "--workdir", str(tmp_path / "wd"), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    last = result.stdout.strip().splitlines()[-1]
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "agentic_ds", *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                               stdout=follower, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:              # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk.decode("utf-8", errors="replace"))
+    code = process.wait(timeout=300)
+    os.close(leader)
+    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(chunks))
+
+
+@pytest.fixture(scope="module")
+def simple_on_a_terminal(tmp_path_factory) -> Finished:
+    """The bundled tasks in simple mode, on a pseudo-terminal: one eval both for the simple mode's results and for
+    the live progress the terminal shows (each would otherwise run the same tasks again)."""
+    folder = tmp_path_factory.mktemp("simple-terminal")
+    path, chosen = bundled_manifest(folder, THREE)
+    code, screen = on_a_terminal(["eval", str(path), "--model", "offline", "--mode", "simple", "--parallel", "2",
+                                  "--workdir", str(folder / "wd")], cwd=folder)
+    return Finished(folder, chosen, code, screen, screen)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["simple", "orchestrated"])
+def test_bundled_tasks_run_graded_in_the_mode_asked_each_in_its_own_run(tmp_path, mode, request):
+    import re
+
+    if mode == "simple":
+        done = request.getfixturevalue("simple_on_a_terminal")
+    else:
+        path, chosen = bundled_manifest(tmp_path, THREE)
+        result = cli("eval", str(path), "--model", "offline", "--mode", mode, "--parallel", "2",
+                     "--workdir", str(tmp_path / "wd"), cwd=tmp_path)
+        done = Finished(tmp_path, chosen, result.returncode, result.stdout, result.stderr)
+    chosen = done.chosen
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
     match = re.fullmatch(SUMMARY_LINE, last)
     assert match and match.group(1, 2, 4) == (str(len(chosen)), str(len(chosen)), "0"), last
-    (eval_dir,) = (tmp_path / "wd").glob("eval-*")
+    (eval_dir,) = (done.folder / "wd").glob("eval-*")
     results = [json.loads(line) for line in (eval_dir / "results.jsonl").read_text().splitlines()]
     runs = {r["run_dir"] for r in results}
     assert len(runs) == len(chosen) and all(run.startswith("runs/") for run in runs)
@@ -223,30 +276,12 @@ def test_budgets_apply_to_every_task(tmp_path):
 
 
 @pytest.mark.slow
-def test_on_a_terminal_progress_is_live_while_tasks_run(tmp_path):
+def test_on_a_terminal_progress_is_live_while_tasks_run(simple_on_a_terminal):
     """A real pseudo-terminal: the table shows each task running (and in which agent) before it is done."""
-    import os
-    import pty
     import re
 
-    path, _ = bundled_manifest(tmp_path, ["emp-mean-std-salary", "emp-argmax-median"])
-    leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "agentic_ds", "eval", str(path), "--model", "offline",
-                                "--parallel", "1", "--workdir", str(tmp_path / "wd")],
-                               cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:              # the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk.decode("utf-8", errors="replace"))
-    assert process.wait(timeout=300) == 0
-    os.close(leader)
-    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(chunks))
+    screen, n = simple_on_a_terminal.stdout, len(simple_on_a_terminal.chosen)
+    assert simple_on_a_terminal.returncode == 0
     assert re.search(r"emp-mean-std-salary\s*│\s*running", screen), screen[-2000:]
-    assert "0/2 done" in screen and "2/2 done, 2 correct" in screen
-    assert screen.strip().splitlines()[-1].startswith("eval: n=2 correct=2 accuracy=1.000 errors=0 ")
+    assert f"0/{n} done" in screen and f"{n}/{n} done, {n} correct" in screen
+    assert screen.strip().splitlines()[-1].startswith(f"eval: n={n} correct={n} accuracy=1.000 errors=0 ")

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from agentic_ds.cli.main import main
 from agentic_ds.runs import run_lock
-from tests.resume_support import alive, make_project, phase, resume, signal_at
+from tests.resume_support import Stopped, alive, make_project, phase, resume, signal_at
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -28,20 +28,23 @@ def _running_a_cell(record: dict) -> bool:
     return record.get("kind") == "tool_call" and record.get("tool") == "run_python"
 
 
+# signal, events.jsonl lines (and a record to wait for), exit code, how the last line names it, where it lands
+IN_A_CELL = (signal.SIGTERM, 14, _running_a_cell, 143, "SIGTERM", "coder turn")
 CASES = [
-    # signal, events.jsonl lines (and a record to wait for), exit code, how the last line names it, where it lands
     (signal.SIGTERM, 6, None, 143, "SIGTERM", "planning"),
-    (signal.SIGTERM, 14, _running_a_cell, 143, "SIGTERM", "coder turn"),
     (signal.SIGHUP, 33, None, 129, "SIGHUP", "between stages"),
     (signal.SIGINT, 44, None, 130, "Ctrl-C", None),
-]
+]   # SIGTERM in a cell is checked the same way by the test that then resumes that run
 
 
 @pytest.mark.parametrize(("sig", "lines", "when", "code", "named", "where"), CASES,
-                         ids=["sigterm-planning", "sigterm-in-a-cell", "sighup-between-stages", "ctrl-c-second-stage"])
+                         ids=["sigterm-planning", "sighup-between-stages", "ctrl-c-second-stage"])
 def test_a_signal_stops_the_run_cleanly_and_says_so(tmp_path, sig, lines, when, code, named, where):
-    project = make_project(tmp_path)
-    stopped = signal_at(project, lines, sig, when=when, in_a_cell=when is not None)
+    stopped = signal_at(make_project(tmp_path), lines, sig, when=when, in_a_cell=when is not None)
+    check_stopped_cleanly(stopped, sig, when, code, named, where)
+
+
+def check_stopped_cleanly(stopped: Stopped, sig: signal.Signals, when, code: int, named: str, where: str | None):
     run_dir = stopped.run_dir
     if where:
         assert phase(stopped.last) == where, stopped.last
@@ -77,8 +80,11 @@ def test_a_signal_stops_the_run_cleanly_and_says_so(tmp_path, sig, lines, when, 
 
 
 def test_a_run_stopped_by_sigterm_inside_a_cell_resumes_to_completion(tmp_path):
+    """Stopped as cleanly as by the signals above (the same checks, before the resume), then resumed."""
     project = make_project(tmp_path)
-    stopped = signal_at(project, 14, signal.SIGTERM, when=_running_a_cell, in_a_cell=True)
+    sig, lines, when, code, named, where = IN_A_CELL
+    stopped = signal_at(project, lines, sig, when=when, in_a_cell=True)
+    check_stopped_cleanly(stopped, sig, when, code, named, where)
     assert stopped.returncode == 143
 
     done = resume(stopped.run_dir.name, cwd=project)

@@ -1,17 +1,18 @@
 """Every skill template, rendered with real column names and executed on messy generated data.
 
-Each template runs as its own script in a subprocess with a run directory as cwd (as in the sandbox);
-the runs go in parallel once per module, then each test checks one template's JSON result against
-pandas/scipy computed here.
+Each template runs as its own script in its own process with a run directory as cwd (as in the sandbox);
+the runs go in parallel once per module, forked from one interpreter that imported the templates' libraries
+(tests/script_pool.py), then each test checks one template's JSON result against pandas/scipy computed here.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,7 +232,7 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
                   "climate": ["cold", "warm", "mild", "mild"]}).to_csv(data_root / "regions.csv", index=False)
     env = {"PATH": os.environ.get("PATH", ""), "MPLBACKEND": "Agg", "HOME": str(base), "PYTHONHASHSEED": "0"}
 
-    def execute(case: str) -> Run:
+    def prepare(case: str) -> tuple[str, str, str]:
         skill, template, data_path, params = CASES[case]
         run_dir = base / case
         (run_dir / "inputs").mkdir(parents=True)
@@ -240,14 +241,37 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
         code = library.render(skill, template, data_path=data_path, result_path=f"outputs/{case}.json",
                               fig_prefix=f"figures/{case}", **params)
         (run_dir / "script.py").write_text(code, encoding="utf-8")
-        done = subprocess.run([sys.executable, "script.py"], cwd=run_dir, env=env, capture_output=True, text=True,
-                              timeout=120)
+        return str(run_dir), "script.py", str(base / f"{case}.output")
+
+    jobs = [prepare(case) for case in CASES]
+    # Every template in its own process, forked from one that imported what the templates import (the imports are
+    # most of a template's CPU): see tests/script_pool.py.
+    preload = sorted(imported_modules(Path(folder, script).read_text(encoding="utf-8") for folder, script, _ in jobs))
+    pool = subprocess.run([sys.executable, str(Path(__file__).with_name("script_pool.py")),
+                           str(max(2, os.cpu_count() or 2)), "120", *preload],
+                          input=json.dumps(jobs), cwd=base, env=env, capture_output=True, text=True, timeout=600)
+    assert pool.returncode == 0, pool.stderr[-3000:]
+    codes = {line["index"]: line["returncode"] for line in map(json.loads, pool.stdout.splitlines())}
+    assert sorted(codes) == list(range(len(jobs))), pool.stdout
+    runs = {}
+    for index, case in enumerate(CASES):
+        run_dir = base / case
         result_file = run_dir / "outputs" / f"{case}.json"
         result = json.loads(result_file.read_text()) if result_file.exists() else None
-        return Run(done.returncode, done.stdout + done.stderr, result, run_dir)
+        runs[case] = Run(codes[index], (base / f"{case}.output").read_text(encoding="utf-8"), result, run_dir)
+    return runs
 
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        return dict(zip(CASES, pool.map(execute, CASES), strict=True))
+
+def imported_modules(sources: Iterable[str]) -> set[str]:
+    """The modules the scripts import (absolute imports, anywhere in them)."""
+    found: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module)
+    return found
 
 
 def result_of(runs: dict[str, Run], case: str) -> dict:

@@ -5,6 +5,8 @@ created, a price set in agentic-ds.yaml makes `--max-cost` stop the run, and eve
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 import yaml
@@ -12,7 +14,7 @@ from click.testing import CliRunner
 
 from agentic_ds.cli.main import main
 from agentic_ds.errors import EXIT_INCOMPLETE
-from tests.fault_runs import FAST_CALLS, assert_consistent, run_cli
+from tests.fault_runs import FAST_CALLS, CliRun, assert_consistent, run_cli
 from tests.ledger_checks import assert_one_ledger
 from tests.support.fault_server import FaultServer
 
@@ -51,11 +53,28 @@ def test_max_cost_with_an_unpriced_model_is_refused_before_anything_is_created(t
     assert not workdir.exists() or not any(workdir.iterdir())
 
 
-def test_a_price_set_in_the_config_is_used_and_max_cost_stops_the_run_incomplete(tmp_path):
-    # $2,000 per million input tokens: a few calls of the offline brain's prompts pass $0.05
-    price = {"price_per_mtok": [2000, 4000]}
+PRICE = {"price_per_mtok": [2000, 4000]}   # $2,000 per million input tokens: the offline brain's prompts pass $0.05
+
+
+@dataclass
+class Stopped:
+    server: FaultServer
+    run: CliRun
+    requests: int      # what the server had answered when the run stopped
+
+
+@pytest.fixture(scope="module")
+def stopped_by_cost(tmp_path_factory) -> Iterator[Stopped]:
+    """One run stopped by `--max-cost` under a price from the config: checked as it ended, then resumed (the
+    run's figures are read when it ends, so the two tests do not depend on their order)."""
     with FaultServer() as server:
-        run = run_cli(tmp_path, server.url, model=LOCAL, options=price, extra=("--max-cost", "0.05"))
+        run = run_cli(tmp_path_factory.mktemp("priced"), server.url, model=LOCAL, options=PRICE,
+                      extra=("--max-cost", "0.05"))
+        yield Stopped(server, run, len(server.seen))
+
+
+def test_a_price_set_in_the_config_is_used_and_max_cost_stops_the_run_incomplete(stopped_by_cost):
+    run = stopped_by_cost.run
     assert_consistent(run, "incomplete", EXIT_INCOMPLETE)
     assert "budget reached: max cost ($0.05)" in run.record["reason"]
     assert "price unknown" not in run.stdout.splitlines()[0]
@@ -64,21 +83,18 @@ def test_a_price_set_in_the_config_is_used_and_max_cost_stops_the_run_incomplete
     totals = assert_one_ledger(record, run.report_md, policy_calls=True)
     expected = (totals["input_tokens"] * 2000 + totals["output_tokens"] * 4000) / 1e6
     assert record["cost"]["total_usd"] == pytest.approx(expected, abs=1e-6) and expected >= 0.05
-    assert len(server.seen) < 40   # it stopped early, not at the end of the analysis
+    assert stopped_by_cost.requests < 40   # it stopped early, not at the end of the analysis
 
 
-def test_the_resumed_run_s_cost_adds_the_earlier_attempt_s(tmp_path):
+def test_the_resumed_run_s_cost_adds_the_earlier_attempt_s(tmp_path, stopped_by_cost):
     """Stopped by --max-cost, resumed with a larger one: run.json's ledger and cost cover both attempts."""
-    price = {"price_per_mtok": [2000, 4000]}
-    with FaultServer() as server:
-        first = run_cli(tmp_path, server.url, model=LOCAL, options=price, extra=("--max-cost", "0.05"))
-        assert first.record["status"] == "incomplete"
-        before = first.record["tokens"]
-        requests_before = len(server.seen)
-        config = {"model_options": {LOCAL: {"api_base": server.url, **price}}, "calls": FAST_CALLS}
-        (tmp_path / "agentic-ds.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-        result = CliRunner().invoke(main, ["resume", str(first.run_dir), "--config", str(tmp_path / "agentic-ds.yaml"),
-                                           "--max-cost", "1000"], catch_exceptions=False)
+    server, first, requests_before = stopped_by_cost.server, stopped_by_cost.run, stopped_by_cost.requests
+    assert first.record["status"] == "incomplete"
+    before = first.record["tokens"]
+    config = {"model_options": {LOCAL: {"api_base": server.url, **PRICE}}, "calls": FAST_CALLS}
+    (tmp_path / "agentic-ds.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    result = CliRunner().invoke(main, ["resume", str(first.run_dir), "--config", str(tmp_path / "agentic-ds.yaml"),
+                                       "--max-cost", "1000"], catch_exceptions=False)
     record = json.loads((first.run_dir / "run.json").read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.stdout + result.stderr
     assert record["status"] in ("completed", "completed_with_warnings"), record["reason"]

@@ -79,11 +79,17 @@ class _RoleLlms:
         self.built: dict[str, BaseLlm] = {}
 
     def get(self, role: str) -> BaseLlm:
-        from agentic_ds.llm.models import build_managed_llm
-
         if role not in self.built:
             choice = self.request.models.choices[role]
-            self.built[role] = build_managed_llm(choice, self.request.settings, self.calls, self.reply_cap_chars)
+            if choice.kind in ("litellm", "gemini"):
+                # ADK's LiteLlm and Gemini classes (which it subclasses) cost about 0.7 CPU-s to import: only for them
+                from agentic_ds.llm.models import build_managed_llm
+
+                self.built[role] = build_managed_llm(choice, self.request.settings, self.calls, self.reply_cap_chars)
+            else:
+                from agentic_ds.config.models import build_llm
+
+                self.built[role] = build_llm(choice, self.request.settings)
         return self.built[role]
 
 
