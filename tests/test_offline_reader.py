@@ -428,3 +428,61 @@ def test_values_and_number_words_the_reading_uses_leave_no_doubt(profiles, key, 
 def test_several_roundings_take_the_finest(profiles):
     spec = build_spec("Regress salary on age: the slope (4 decimals) and the intercept (1 decimal).", profiles["emp"])
     assert spec.digits == 4
+
+
+@pytest.mark.parametrize(
+    ("task", "doubt"),
+    [
+        # a rule stated that nothing asked applies: the 3 x IQR fences are read, the count is of every row
+        ("Use the 3 x IQR fence rule on salary. How many employees are there?", "outlier rule"),
+    ],
+)
+def test_a_rule_that_nothing_applies_is_not_confident(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+def test_an_applied_rule_and_a_share_of_a_measure_stay_confident(profiles):
+    outliers = read_question("How many salary outliers are there by the 3 x IQR rule?", profiles["emp"])
+    assert outliers.direct, outliers.why_unread()
+    share = read_question("Which continent has the largest population_m?", profiles["cty"])
+    assert share.direct, share.why_unread()
+
+
+@pytest.fixture
+def yearly(tmp_path):
+    """60 years, one row each, and a measure whose name the question does not use; 11 firms, one rare."""
+    years = tmp_path / "data" / "sun.csv"
+    years.parent.mkdir()
+    years.write_text("YEAR,SUNACT\n" + "".join(f"{1901 + i},{(i * 37) % 150 + 0.5}\n" for i in range(60)))
+    firms = tmp_path / "data" / "firms.csv"
+    names = [f"Firm{chr(65 + i)}" for i in range(10) for _ in range(3 + i)] + ["Kappa"]
+    firms.write_text("firm,invest\n" + "".join(f"{n},{i * 1.5}\n" for i, n in enumerate(names)))
+    couples = tmp_path / "data" / "couples.csv"
+    couples.write_text("occupation,affairs\n" + "".join(f"{i % 6 + 1},{(i * 7) % 5 * 0.6}\n" for i in range(300)))
+    return {key: profile_inputs([path], base=tmp_path) for key, path in
+            {"sun": years, "firms": firms, "couples": couples}.items()}
+
+
+def test_a_share_of_the_kept_rows_per_group_is_not_read_as_their_count(yearly):
+    # which group has the highest share of its rows with affairs > 0 is not the group with the most such rows
+    share = read_question("Which occupation has the highest proportion of people with affairs > 0?", yearly["couples"])
+    assert not share.direct and "'proportion'" in share.why_unread()
+    most = read_question("Which occupation has the most people with affairs > 0?", yearly["couples"])
+    assert most.direct, most.why_unread()
+
+
+def test_a_statistic_of_the_column_that_numbers_the_rows_is_not_confident(yearly):
+    # "solar activity" names no column; the reader's only column is YEAR, one value per row in sequence
+    guessed = read_question("Average yearly solar activity over the years 1901 to 1950, to 2 decimals.", yearly["sun"])
+    assert not guessed.direct and "YEAR numbers the rows" in guessed.why_unread()
+    named = read_question("Average yearly SUNACT over the years 1901 to 1950, to 2 decimals.", yearly["sun"])
+    assert named.direct, named.why_unread()
+    assert [(f.column, f.op) for f in named.spec.filters] == [("YEAR", ">="), ("YEAR", "<=")]
+
+
+def test_every_value_of_a_column_with_few_values_is_known_so_a_rare_one_is_read(yearly):
+    firm = yearly["firms"].files[0].columns[0]
+    assert firm.distinct == 11 and {v for v, _ in firm.top_values} >= {"Kappa", "FirmA"}
+    reading = read_question("What is the mean invest of Kappa and of FirmA?", yearly["firms"])
+    assert not reading.direct and "one figure over all" in reading.why_unread()

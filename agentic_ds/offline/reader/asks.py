@@ -79,8 +79,10 @@ class AskReader:
 
     def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
                  sentences: list[int], constraints: Constraints, taken: set[int], plural_nouns: frozenset[str],
-                 levels: Mapping[str, int | None] | None = None, inside: set[int] | None = None) -> None:
+                 levels: Mapping[str, int | None] | None = None, inside: set[int] | None = None,
+                 filtered: bool = False) -> None:
         self.tokens, self.kinds, self.sentences = tokens, kinds, sentences
+        self.filtered = filtered               # some rows are kept by a condition the filters read
         self.inside = inside or set()          # words of a column's name ("'mean radius'"): never statistics
         self.constraints, self.taken, self.plural_nouns = constraints, taken, plural_nouns
         self.levels = levels or {}
@@ -263,7 +265,11 @@ class AskReader:
             return special
         plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
         if group:
-            plain = [a for a in plain if a.stat != "percent_rows"]     # "the smallest share of urban": a measure
+            # "the smallest share of urban": a measure. A share of the kept rows per group ("which occupation has
+            # the highest proportion of women with affairs > 0") is not computed: its word stays unread, in doubt
+            if self.filtered:
+                self.used -= {a.position for a in plain if a.stat == "percent_rows"}
+            plain = [a for a in plain if a.stat != "percent_rows"]
             if not plain:
                 plain = [self._default_extreme(at, sentence, group)]
             for ask in plain:

@@ -23,13 +23,14 @@ from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
     GROUP_TESTS,
     NUMBER_WORDS,
+    NUMERIC_STATS,
     ORDINALS,
     STOP_WORDS,
 )
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
-    from agentic_ds.profiling.model import FileProfile
+    from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
@@ -168,13 +169,25 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
                 t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
             doubts.append(f"{_listed([str(v) for v in found.value])}: one figure over all, or one for each?")
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
+    numbering = {c.name for data in files for c in data.columns if c.name in unique and _sequence(c, data.rows or 0)}
     for ask in spec.asks:
         if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
+    for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR
+        if ask.stat in NUMERIC_STATS and ask.column in numbering:
+            doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
+                          f"its {ask.stat} measures nothing")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+def _sequence(column: ColumnProfile, rows: int) -> bool:
+    """Whole numbers from min to max, each once: a row number or a year per row, not a measurement."""
+    low, high = column.min, column.max
+    return isinstance(low, (int, float)) and isinstance(high, (int, float)) and low == int(low) and \
+        high - low + 1 == rows
 
 
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:
