@@ -435,14 +435,20 @@ def test_several_roundings_take_the_finest(profiles):
     [
         # a rule stated that nothing asked applies: the 3 x IQR fences are read, the count is of every row
         ("Use the 3 x IQR fence rule on salary. How many employees are there?", "outlier rule"),
+        # a threshold that is itself a statistic: the rows above the median are not selected by computing the median
+        ("Take the employees whose salary is above the median salary. What is their mean bonus?",
+         "compared with the median of salary"),
+        ("For staff with age below the mean age, give the average training_hours.", "compared with the mean of age"),
     ],
 )
-def test_a_rule_that_nothing_applies_is_not_confident(profiles, task, doubt):
+def test_a_rule_or_threshold_that_nothing_computes_is_not_confident(profiles, task, doubt):
     reading = read_question(task, profiles["emp"])
     assert reading.kind != "direct" and doubt in reading.why_unread()
 
 
 def test_an_applied_rule_and_a_share_of_a_measure_stay_confident(profiles):
+    above = read_question("How many employees have a salary above 80000?", profiles["emp"])
+    assert above.direct, above.why_unread()
     outliers = read_question("How many salary outliers are there by the 3 x IQR rule?", profiles["emp"])
     assert outliers.direct, outliers.why_unread()
     share = read_question("Which continent has the largest population_m?", profiles["cty"])

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
+COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "than", "over", "under", ">", "<", ">=",
+                       "<="})
+COMPARED_REACH = 4        # words from a comparison to the statistic it compares with ("above the 90th percentile")
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
@@ -177,6 +180,12 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.stat in NUMERIC_STATS and ask.column in numbering:
             doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
                           f"its {ask.stat} measures nothing")
+    for ask in spec.asks:       # "patients whose BMI is above the 90th percentile of BMI": a statistic as threshold
+        before = [i for i in range(max(0, ask.position - COMPARED_REACH), ask.position) if tokens[i].low in COMPARING
+                  and i not in consumed and not any(i < m.start < ask.position for m in mentions)
+                  and any(m.column == ask.column and 0 <= i - m.end < COMPARED_REACH for m in mentions)]
+        if ask.stat in PER_GROUP_STATS and before:
+            doubts.append(f"rows are compared with the {ask.stat} of {ask.column}, which no filter computes")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
