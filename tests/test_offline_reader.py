@@ -439,10 +439,13 @@ def test_several_roundings_take_the_finest(profiles):
         ("Take the employees whose salary is above the median salary. What is their mean bonus?",
          "compared with the median of salary"),
         ("For staff with age below the mean age, give the average training_hours.", "compared with the mean of age"),
+        # a column denied ("no city recorded") is not the count of every row
+        ("How many employees have no city recorded?", "a negation of 'city'"),
+        ("How many students have no gender given?", "a negation of 'gender'"),
     ],
 )
 def test_a_rule_or_threshold_that_nothing_computes_is_not_confident(profiles, task, doubt):
-    reading = read_question(task, profiles["emp"])
+    reading = read_question(task, profiles["stu" if "student" in task else "emp"])
     assert reading.kind != "direct" and doubt in reading.why_unread()
 
 

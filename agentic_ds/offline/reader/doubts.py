@@ -22,6 +22,7 @@ from agentic_ds.offline.reader.vocabulary import (
     DOUBT_PHRASES,
     DOUBT_WORDS,
     GROUP_TESTS,
+    NEGATIONS,
     NUMBER_WORDS,
     NUMERIC_STATS,
     ORDINALS,
@@ -186,6 +187,10 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
                   and any(m.column == ask.column and 0 <= i - m.end < COMPARED_REACH for m in mentions)]
         if ask.stat in PER_GROUP_STATS and before:
             doubts.append(f"rows are compared with the {ask.stat} of {ask.column}, which no filter computes")
+    denied = [m.column for m in mentions if m.start and tokens[m.start - 1].low in NEGATIONS
+              and m.start - 1 not in consumed]
+    if denied:          # "how many penguins have no sex recorded" read as a count of penguins
+        doubts.append(f"a negation of {_listed(denied)} is not read")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
