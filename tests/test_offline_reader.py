@@ -437,8 +437,15 @@ def test_several_roundings_take_the_finest(profiles):
         ("Use the 3 x IQR fence rule on salary. How many employees are there?", "outlier rule"),
         # a threshold that is itself a statistic: the rows above the median are not selected by computing the median
         ("Take the employees whose salary is above the median salary. What is their mean bonus?",
-         "compared with the median of salary"),
-        ("For staff with age below the mean age, give the average training_hours.", "compared with the mean of age"),
+         "comparison(s) 'above'"),
+        ("For staff with age below the mean age, give the average training_hours.", "comparison(s) 'below'"),
+        # comparisons no filter read: an exclusion, a threshold said in the sentence before
+        ("Other than Engineering, which department has the highest mean salary?", "comparison(s) 'than'"),
+        ("The median salary is taken over all staff. For employees whose salary was strictly above that median, "
+         "what was the mean bonus? Reply as @mean_bonus[value].", "comparison(s) 'above'"),
+        # a value named in the plural is still a value of the data; imputing is not computed
+        ("In Oslo, what fraction of the employees are Seniors?", "'Seniors' of the data"),
+        ("Fill the missing bonus values with zero, then give the mean bonus.", "'fill'"),
         # a column denied ("no city recorded") is not the count of every row
         ("How many employees have no city recorded?", "a negation of 'city'"),
         ("How many students have no gender given?", "a negation of 'gender'"),

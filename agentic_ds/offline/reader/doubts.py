@@ -34,9 +34,8 @@ if TYPE_CHECKING:
     from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
-COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "than", "over", "under", ">", "<", ">=",
-                       "<="})
-COMPARED_REACH = 4        # words from a comparison to the statistic it compares with ("above the 90th percentile")
+COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "exceeded"})
+COMPARED = frozenset({"more", "less", "greater", "fewer", "larger", "smaller", "higher", "lower", "bigger", "other"})
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
@@ -161,8 +160,8 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
               if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and t.low in values
-              and t.low not in taken_values]
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
+        t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
     if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
         doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
@@ -181,12 +180,11 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.stat in NUMERIC_STATS and ask.column in numbering:
             doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
                           f"its {ask.stat} measures nothing")
-    for ask in spec.asks:       # "patients whose BMI is above the 90th percentile of BMI": a statistic as threshold
-        before = [i for i in range(max(0, ask.position - COMPARED_REACH), ask.position) if tokens[i].low in COMPARING
-                  and i not in consumed and not any(i < m.start < ask.position for m in mentions)
-                  and any(m.column == ask.column and 0 <= i - m.end < COMPARED_REACH for m in mentions)]
-        if ask.stat in PER_GROUP_STATS and before:
-            doubts.append(f"rows are compared with the {ask.stat} of {ask.column}, which no filter computes")
+    ruled = any(a.stat.startswith("outliers") for a in spec.asks) or any(f.op == "not_outlier" for f in spec.filters)
+    compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
+        t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
+    if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
+        doubts.append(f"the comparison(s) {_listed(compared)} select no rows a filter read")
     denied = [m.column for m in mentions if m.start and tokens[m.start - 1].low in NEGATIONS
               and m.start - 1 not in consumed]
     if denied:          # "how many penguins have no sex recorded" read as a count of penguins
