@@ -446,9 +446,9 @@ def test_several_roundings_take_the_finest(profiles):
         # a value named in the plural is still a value of the data; imputing is not computed
         ("In Oslo, what fraction of the employees are Seniors?", "'Seniors' of the data"),
         ("Fill the missing bonus values with zero, then give the mean bonus.", "'fill'"),
-        # a column denied ("no city recorded") is not the count of every row
-        ("How many employees have no city recorded?", "a negation of 'city'"),
-        ("How many students have no gender given?", "a negation of 'gender'"),
+        # a negation no reader used: the rows it denies are read as the rows it names, or as every row
+        ("How many employees are there whose department nobody recorded?", "negation(s) 'nobody'"),
+        ("What is the mean salary of employees who are neither remote nor in Engineering?", "'neither', 'nor'"),
     ],
 )
 def test_a_rule_or_threshold_that_nothing_computes_is_not_confident(profiles, task, doubt):
@@ -502,3 +502,26 @@ def test_every_value_of_a_column_with_few_values_is_known_so_a_rare_one_is_read(
     assert firm.distinct == 11 and {v for v, _ in firm.top_values} >= {"Kappa", "FirmA"}
     reading = read_question("What is the mean invest of Kappa and of FirmA?", yearly["firms"])
     assert not reading.direct and "one figure over all" in reading.why_unread()
+
+
+@pytest.mark.parametrize("task", ["How many employees have no city recorded?",
+                                  "How many rows of employees.csv have no recorded city?"])
+def test_rows_with_nothing_recorded_for_a_column_are_its_missing_values(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == [("missing", "city", "", "", "")]
+
+
+def test_rows_ignored_for_nothing_recorded_drop_that_column_s_missing_values(profiles):
+    spec = build_spec("What is the median bonus per department, ignoring employees with no bonus recorded?",
+                      profiles["emp"])
+    assert spec.confident, spec.doubts
+    assert spec.dropna == ["bonus"]
+
+
+def test_a_yes_no_rule_said_with_means_is_the_verdict(profiles):
+    spec = build_spec("Is salary normally distributed? Run a Shapiro-Wilk test and give @p_value[value] and "
+                      "@normal[yes or no], where yes means normality is not rejected at the 5% level.",
+                      profiles["emp"])
+    assert spec.confident, spec.doubts
+    assert spec.asks[0].slots == {"p_value": "p_value", "holds": "normal"}

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
+DENIALS = frozenset({"nobody", "never", "none", "neither", "nor", "nothing"})
 COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "exceeded"})
 COMPARED = frozenset({"more", "less", "greater", "fewer", "larger", "smaller", "higher", "lower", "bigger", "other"})
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
@@ -185,10 +186,11 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
     if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
         doubts.append(f"the comparison(s) {_listed(compared)} select no rows a filter read")
-    denied = [m.column for m in mentions if m.start and tokens[m.start - 1].low in NEGATIONS
-              and m.start - 1 not in consumed]
-    if denied:          # "how many penguins have no sex recorded" read as a count of penguins
-        doubts.append(f"a negation of {_listed(denied)} is not read")
+    counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
+    denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
+              and not (counted_missing and t.low == "no")]
+    if denied:          # "nobody recorded whether they are male or female" read as the rows that are
+        doubts.append(f"the negation(s) {_listed(denied)} are not read")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")

@@ -106,6 +106,7 @@ DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude ex
 # Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
 UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
+RECORDED = frozenset("recorded given listed reported entered known".split())     # "no sex recorded": missing
 NEGATION = frozenset("not non excluding except without other than".split())
 LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
 CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
