@@ -428,3 +428,100 @@ def test_values_and_number_words_the_reading_uses_leave_no_doubt(profiles, key, 
 def test_several_roundings_take_the_finest(profiles):
     spec = build_spec("Regress salary on age: the slope (4 decimals) and the intercept (1 decimal).", profiles["emp"])
     assert spec.digits == 4
+
+
+@pytest.mark.parametrize(
+    ("task", "doubt"),
+    [
+        # a rule stated that nothing asked applies: the 3 x IQR fences are read, the count is of every row
+        ("Use the 3 x IQR fence rule on salary. How many employees are there?", "outlier rule"),
+        # a threshold that is itself a statistic: the rows above the median are not selected by computing the median
+        ("Take the employees whose salary is above the median salary. What is their mean bonus?",
+         "comparison(s) 'above'"),
+        ("For staff with age below the mean age, give the average training_hours.", "comparison(s) 'below'"),
+        # comparisons no filter read: an exclusion, a threshold said in the sentence before
+        ("Other than Engineering, which department has the highest mean salary?", "comparison(s) 'than'"),
+        ("The median salary is taken over all staff. For employees whose salary was strictly above that median, "
+         "what was the mean bonus? Reply as @mean_bonus[value].", "comparison(s) 'above'"),
+        # a value named in the plural is still a value of the data; imputing is not computed
+        ("In Oslo, what fraction of the employees are Seniors?", "'Seniors' of the data"),
+        ("Fill the missing bonus values with zero, then give the mean bonus.", "'fill'"),
+        # a negation no reader used: the rows it denies are read as the rows it names, or as every row
+        ("How many employees are there whose department nobody recorded?", "negation(s) 'nobody'"),
+        ("What is the mean salary of employees who are neither remote nor in Engineering?", "'neither', 'nor'"),
+    ],
+)
+def test_a_rule_or_threshold_that_nothing_computes_is_not_confident(profiles, task, doubt):
+    reading = read_question(task, profiles["stu" if "student" in task else "emp"])
+    assert reading.kind != "direct" and doubt in reading.why_unread()
+
+
+def test_an_applied_rule_and_a_share_of_a_measure_stay_confident(profiles):
+    above = read_question("How many employees have a salary above 80000?", profiles["emp"])
+    assert above.direct, above.why_unread()
+    outliers = read_question("How many salary outliers are there by the 3 x IQR rule?", profiles["emp"])
+    assert outliers.direct, outliers.why_unread()
+    share = read_question("Which continent has the largest population_m?", profiles["cty"])
+    assert share.direct, share.why_unread()
+
+
+@pytest.fixture
+def yearly(tmp_path):
+    """60 years, one row each, and a measure whose name the question does not use; 11 firms, one rare."""
+    years = tmp_path / "data" / "sun.csv"
+    years.parent.mkdir()
+    years.write_text("YEAR,SUNACT\n" + "".join(f"{1901 + i},{(i * 37) % 150 + 0.5}\n" for i in range(60)))
+    firms = tmp_path / "data" / "firms.csv"
+    names = [f"Firm{chr(65 + i)}" for i in range(10) for _ in range(3 + i)] + ["Kappa"]
+    firms.write_text("firm,invest\n" + "".join(f"{n},{i * 1.5}\n" for i, n in enumerate(names)))
+    couples = tmp_path / "data" / "couples.csv"
+    couples.write_text("occupation,affairs\n" + "".join(f"{i % 6 + 1},{(i * 7) % 5 * 0.6}\n" for i in range(300)))
+    return {key: profile_inputs([path], base=tmp_path) for key, path in
+            {"sun": years, "firms": firms, "couples": couples}.items()}
+
+
+def test_a_share_of_the_kept_rows_per_group_is_not_read_as_their_count(yearly):
+    # which group has the highest share of its rows with affairs > 0 is not the group with the most such rows
+    share = read_question("Which occupation has the highest proportion of people with affairs > 0?", yearly["couples"])
+    assert not share.direct and "'proportion'" in share.why_unread()
+    most = read_question("Which occupation has the most people with affairs > 0?", yearly["couples"])
+    assert most.direct, most.why_unread()
+
+
+def test_a_statistic_of_the_column_that_numbers_the_rows_is_not_confident(yearly):
+    # "solar activity" names no column; the reader's only column is YEAR, one value per row in sequence
+    guessed = read_question("Average yearly solar activity over the years 1901 to 1950, to 2 decimals.", yearly["sun"])
+    assert not guessed.direct and "YEAR numbers the rows" in guessed.why_unread()
+    named = read_question("Average yearly SUNACT over the years 1901 to 1950, to 2 decimals.", yearly["sun"])
+    assert named.direct, named.why_unread()
+    assert [(f.column, f.op) for f in named.spec.filters] == [("YEAR", ">="), ("YEAR", "<=")]
+
+
+def test_every_value_of_a_column_with_few_values_is_known_so_a_rare_one_is_read(yearly):
+    firm = yearly["firms"].files[0].columns[0]
+    assert firm.distinct == 11 and {v for v, _ in firm.top_values} >= {"Kappa", "FirmA"}
+    reading = read_question("What is the mean invest of Kappa and of FirmA?", yearly["firms"])
+    assert not reading.direct and "one figure over all" in reading.why_unread()
+
+
+@pytest.mark.parametrize("task", ["How many employees have no city recorded?",
+                                  "How many rows of employees.csv have no recorded city?"])
+def test_rows_with_nothing_recorded_for_a_column_are_its_missing_values(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == [("missing", "city", "", "", "")]
+
+
+def test_rows_ignored_for_nothing_recorded_drop_that_column_s_missing_values(profiles):
+    spec = build_spec("What is the median bonus per department, ignoring employees with no bonus recorded?",
+                      profiles["emp"])
+    assert spec.confident, spec.doubts
+    assert spec.dropna == ["bonus"]
+
+
+def test_a_yes_no_rule_said_with_means_is_the_verdict(profiles):
+    spec = build_spec("Is salary normally distributed? Run a Shapiro-Wilk test and give @p_value[value] and "
+                      "@normal[yes or no], where yes means normality is not rejected at the 5% level.",
+                      profiles["emp"])
+    assert spec.confident, spec.doubts
+    assert spec.asks[0].slots == {"p_value": "p_value", "holds": "normal"}

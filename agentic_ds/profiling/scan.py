@@ -32,7 +32,7 @@ from agentic_ds.profiling.kinds import TEXT_TYPES, is_numeric, is_scalar
 
 QUERY_COLUMNS = 100
 TOP_VALUES_MAX_DISTINCT = 20
-TOP_VALUES_KEPT = 5
+TOP_VALUES_KEPT = 20
 MAX_VALUE_CHARS = 60
 MAX_NESTED_ITEMS = 10
 DATE_FORMATS = (

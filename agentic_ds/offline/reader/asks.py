@@ -24,6 +24,7 @@ from agentic_ds.offline.reader.vocabulary import (
     NUMERIC_STATS,
     ONE_WORD_STATS,
     RATE_WORDS,
+    RECORDED,
     SPECIAL,
     SUPERLATIVES,
     WITH_WORDS,
@@ -35,6 +36,7 @@ FEW_LEVELS = 20            # ... and "by" it (a quarter, a 1-5 rating), where "b
 MEASURED = frozenset("value values readings reading measurements observations records entries".split())
 _BEFORE_MISSING = frozenset({"have", "has", "had", "with", "a", "an", "no", "missing", "of", "values", "value"})
 _COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "the"), ("all",), ("over", "all"), ("across", "all"))
+UNRECORDED_REACH = 8       # tokens from the counted rows to the "no" of "have no sex recorded"
 MAX_HITS = 24              # statistics read per question: a question never asks for more
 LOOKAHEAD = 16             # tokens after a "which X" searched for "highest"/"lowest"
 
@@ -79,8 +81,10 @@ class AskReader:
 
     def __init__(self, tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
                  sentences: list[int], constraints: Constraints, taken: set[int], plural_nouns: frozenset[str],
-                 levels: Mapping[str, int | None] | None = None, inside: set[int] | None = None) -> None:
+                 levels: Mapping[str, int | None] | None = None, inside: set[int] | None = None,
+                 filtered: bool = False) -> None:
         self.tokens, self.kinds, self.sentences = tokens, kinds, sentences
+        self.filtered = filtered               # some rows are kept by a condition the filters read
         self.inside = inside or set()          # words of a column's name ("'mean radius'"): never statistics
         self.constraints, self.taken, self.plural_nouns = constraints, taken, plural_nouns
         self.levels = levels or {}
@@ -263,7 +267,11 @@ class AskReader:
             return special
         plain = [a for a in (self._plain(h, sentence) for h in hits if h.stat not in SPECIAL) if a is not None]
         if group:
-            plain = [a for a in plain if a.stat != "percent_rows"]     # "the smallest share of urban": a measure
+            # "the smallest share of urban": a measure. A share of the kept rows per group ("which occupation has
+            # the highest proportion of women with affairs > 0") is not computed: its word stays unread, in doubt
+            if self.filtered:
+                self.used -= {a.position for a in plain if a.stat == "percent_rows"}
+            plain = [a for a in plain if a.stat != "percent_rows"]
             if not plain:
                 plain = [self._default_extreme(at, sentence, group)]
             for ask in plain:
@@ -334,6 +342,9 @@ class AskReader:
             self.use(after, missing + 1)       # "how many missing", "how many penguins have a missing sex"
             column = self.column_for(missing, sentence, self.suits("missing"), nouns=True)
             return Ask("missing", column, position=hit.position, sentence=sentence)
+        unrecorded = self._unrecorded(after)
+        if unrecorded is not None:          # "how many penguins have no sex recorded", "have no recorded tip"
+            return Ask("missing", unrecorded, position=hit.position, sentence=sentence)
         head = next((m for m in self.by_sentence.get(sentence, []) if m.start == after), None)
         if head is not None and hit.position and self.tokens[hit.position - 1].low == "total" and self.numeric(
                 head.column):                   # "the total number of passengers": their sum
@@ -348,6 +359,23 @@ class AskReader:
             self.use(head.start, head.end)
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)
+
+    def _unrecorded(self, after: int) -> str | None:
+        """The column of "have no <column> recorded" / "have no recorded <column>" right after the counted rows:
+        a count of the missing values of that column. Its words are used."""
+        reach = self.tokens[after: after + UNRECORDED_REACH]
+        ends = [j for j, t in enumerate(reach) if t.text in ("?", "!", ";")]
+        at = next((after + j for j, t in enumerate(reach[: ends[0] if ends else None]) if t.low == "no"), None)
+        if at is None:
+            return None
+        skip = 1 if at + 1 < len(self.tokens) and self.tokens[at + 1].low in RECORDED else 0
+        named = self.starting.get(at + 1 + skip)
+        if named is None:
+            return None
+        end = named.end + (1 if not skip and named.end < len(self.tokens) and self.tokens[named.end].low in RECORDED
+                           else 0)
+        self.use(at, end)
+        return named.column
 
     def _default_extreme(self, at: int, sentence: int, group: str) -> Ask:
         """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean."""

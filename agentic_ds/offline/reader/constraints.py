@@ -36,6 +36,7 @@ class Constraints:
     z_threshold: float | None = None
     alpha: float | None = None
     ddof: int | None = None                                   # 1: sample, 0: population standard deviation
+    rule_written: bool = False                                # an outlier rule's factor or threshold was written
     taken: set[int] = field(default_factory=set)              # token positions these words used
     positions: list[int] = field(default_factory=list)        # where each method word is
 
@@ -153,7 +154,7 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
             break
         value = number(tokens[j].text) if tokens[j].is_number else None
         if value is not None and 0 < value <= 10:
-            found.iqr_factor = value
+            found.iqr_factor, found.rule_written = value, True
             lead = j
             while lead > 0 and tokens[lead - 1].low in RULE_LEADS:      # "more than 1.5 IQR beyond ..."
                 lead -= 1
@@ -174,7 +175,7 @@ def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     for j in range(i + 1, min(len(tokens), i + 6)):
         value = number(tokens[j].text) if tokens[j].is_number else None
         if value is not None and 0 < value <= 10:
-            found.z_threshold = value
+            found.z_threshold, found.rule_written = value, True
             found.taken |= set(range(i, j + 1))
             return
     found.z_threshold = found.z_threshold or 3.0

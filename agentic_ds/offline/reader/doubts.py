@@ -22,16 +22,21 @@ from agentic_ds.offline.reader.vocabulary import (
     DOUBT_PHRASES,
     DOUBT_WORDS,
     GROUP_TESTS,
+    NEGATIONS,
     NUMBER_WORDS,
+    NUMERIC_STATS,
     ORDINALS,
     STOP_WORDS,
 )
 
 if TYPE_CHECKING:
     from agentic_ds.offline.reader.spec import QuestionSpec
-    from agentic_ds.profiling.model import FileProfile
+    from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
 P_VALUED = frozenset({*GROUP_TESTS, "chi2", "paired", "shapiro", "dagostino", "ks"})    # tests whose value is a p
+DENIALS = frozenset({"nobody", "never", "none", "neither", "nor", "nothing"})
+COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "exceeded"})
+COMPARED = frozenset({"more", "less", "greater", "fewer", "larger", "smaller", "higher", "lower", "bigger", "other"})
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
 PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
@@ -156,8 +161,8 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
               if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and t.low in values
-              and t.low not in taken_values]
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
+        t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
     if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
         doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
@@ -168,13 +173,35 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
                 t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
             doubts.append(f"{_listed([str(v) for v in found.value])}: one figure over all, or one for each?")
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
+    numbering = {c.name for data in files for c in data.columns if c.name in unique and _sequence(c, data.rows or 0)}
     for ask in spec.asks:
         if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
+    for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR
+        if ask.stat in NUMERIC_STATS and ask.column in numbering:
+            doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
+                          f"its {ask.stat} measures nothing")
+    ruled = any(a.stat.startswith("outliers") for a in spec.asks) or any(f.op == "not_outlier" for f in spec.filters)
+    compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
+        t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
+    if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
+        doubts.append(f"the comparison(s) {_listed(compared)} select no rows a filter read")
+    counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
+    denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
+              and not (counted_missing and t.low == "no")]
+    if denied:          # "nobody recorded whether they are male or female" read as the rows that are
+        doubts.append(f"the negation(s) {_listed(denied)} are not read")
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+def _sequence(column: ColumnProfile, rows: int) -> bool:
+    """Whole numbers from min to max, each once: a row number or a year per row, not a measurement."""
+    low, high = column.min, column.max
+    return isinstance(low, (int, float)) and isinstance(high, (int, float)) and low == int(low) and \
+        high - low + 1 == rows
 
 
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:

@@ -23,7 +23,7 @@ from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
 from agentic_ds.offline.reader.vocabulary import LINK_WORDS as _LINK
 from agentic_ds.offline.reader.vocabulary import MISSING_WORDS as _MISSING_WORDS
-from agentic_ds.offline.reader.vocabulary import NUMBER_WORDS, ROW_NOUNS, SIGNS
+from agentic_ds.offline.reader.vocabulary import NUMBER_WORDS, RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
 from agentic_ds.profiling.model import ColumnProfile
@@ -230,8 +230,11 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
         if token.low == "non-missing":
             return "used", (i, i + 1)
         if token.low == "complete" and i + 1 < len(tokens) and tokens[i + 1].low in ROW_NOUNS | {"cases", ","}:
-            return "all", (i, i + 2)
-        if token.low not in _MISSING_WORDS:
+            said = [j for j in range(i + 2, min(len(tokens), i + 5)) if tokens[j].low in _MISSING_WORDS
+                    and tokens[j - 1].low == "no"]          # "complete, with no missing value"
+            return "all", (i, _after_missing(tokens, said[0]) if said else i + 2)
+        unrecorded = _unrecorded(tokens, i)
+        if token.low not in _MISSING_WORDS and unrecorded is None:
             continue
         if i and tokens[i - 1].low == "no":            # "with no missing value in any column": complete rows
             end = _after_missing(tokens, i)
@@ -241,13 +244,24 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
             continue
         low, high = min(i, drop), max(i, drop)
         inside = [m.column for m in mentions if low < m.start and m.end <= high]
-        end = max(high + 1, _after_missing(tokens, i))
+        end = max(high + 1, _after_missing(tokens, i) if unrecorded is None else unrecorded + 1)
+        if unrecorded is not None:           # "ignoring penguins with no body mass recorded": those columns
+            inside = [m.column for m in mentions if i < m.start and m.end <= unrecorded]
+            low, high = min(low, i - 1 if i and tokens[i - 1].low == "with" else i), max(high, unrecorded)
         anywhere = [j for j in range(max(0, low - 3), min(len(tokens), end + 3)) if tokens[j].low == "any"]
         if anywhere:                                 # "rows with a missing value in any column dropped"
             return "all", (min(low, *anywhere), max(end, anywhere[-1] + 1))
         # "missing values dropped": in the columns the analysis uses, not listwise over the whole table
         return (inside or "used"), (low, end)
     return None, None
+
+
+def _unrecorded(tokens: Sequence[Token], at: int) -> int | None:
+    """Where "no <columns> recorded" ends when a "no" starts it (the recorded word), else None."""
+    if tokens[at].low != "no":
+        return None
+    return next((j for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in RECORDED
+                 and not any(t.text in (".", "?", "!", ";") for t in tokens[at:j])), None)
 
 
 def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
@@ -267,6 +281,7 @@ def _after_missing(tokens: Sequence[Token], at: int) -> int:
         else at + 1
 
 
+UNRECORDED_WORDS = 7    # "no <up to four words of columns> recorded"
 SIGN_REACH = 6          # tokens between a sign word and the column it qualifies
 
 

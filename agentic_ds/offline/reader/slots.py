@@ -27,6 +27,7 @@ from agentic_ds.offline.reader.vocabulary import SLOT_STATS as _STAT_WORDS
 
 RULE_CHARS = 160            # how far after a yes/no slot its rule ("(yes if independence is not rejected)") is read
 RULE_TOKENS = 30
+RULE_WORDS = ("if", "when", "means")        # "yes if p < 0.05", "where yes means normality is not rejected"
 
 
 def verdict_slots(text: str) -> dict[str, str]:
@@ -39,7 +40,7 @@ def verdict_slots(text: str) -> dict[str, str]:
             continue
         after = text[match.end(): match.end() + RULE_CHARS].split("@")[0]
         rule = [t.low for t in tokenize(match.group(2) + " " + after)]
-        lead = next((i for i, w in enumerate(rule[:-1]) if w in ("yes", "true") and rule[i + 1] in ("if", "when")),
+        lead = next((i for i, w in enumerate(rule[:-1]) if w in ("yes", "true") and rule[i + 1] in RULE_WORDS),
                     None)
         read = _verdict(_clause(rule[lead + 2:])) if lead is not None else ""
         found[match.group(1)] = read or _verdict(match.group(1).lower().split("_"))
@@ -51,7 +52,7 @@ def verdict_rules(tokens: Sequence[Token]) -> list[tuple[int, int, float | None]
     "yes when the p-value is below 0.01" also names the significance level."""
     rules = []
     for i in range(len(tokens) - 1):
-        if tokens[i].low in ("yes", "true") and tokens[i + 1].low in ("if", "when"):
+        if tokens[i].low in ("yes", "true") and tokens[i + 1].low in RULE_WORDS:
             end = i + 2 + len(_clause([t.low for t in tokens[i + 2: i + 2 + RULE_TOKENS]]))
             signs = [j for j in range(i + 2, end) if tokens[j].low in VERDICT_SIGNS]
             level = next((number(t.text) for t in tokens[signs[0]: end] if t.is_number), None) if signs else None

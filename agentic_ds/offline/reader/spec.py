@@ -183,7 +183,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
               for p in range(m.start, m.end)}
     nouns = frozenset(n for data in files for n in file_nouns(data))
     levels = {name: column.distinct for name, column in columns.items()}
-    reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns, levels, inside)
+    reader = AskReader(tokens, mentions, kinds, sentence_ids(tokens), constraints, taken, nouns, levels, inside,
+                       filtered=bool(spec.filters))
     index = ColumnIndex(kinds)
 
     def slot_column(slot: str) -> str:
@@ -218,6 +219,9 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures, files)
+    if constraints.rule_written and not any(a.stat.startswith("outliers") for a in spec.asks) and not any(
+            f.op == "not_outlier" for f in spec.filters):    # "apply the 1.5 x IQR rule. How many years lie outside"
+        spec.doubts.append("an outlier rule is stated, but nothing read applies it")
     return spec
 
 

@@ -106,6 +106,7 @@ DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude ex
 # Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
 UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
+RECORDED = frozenset("recorded given listed reported entered known".split())     # "no sex recorded": missing
 NEGATION = frozenset("not non excluding except without other than".split())
 LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
 CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
@@ -200,7 +201,8 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
     normalise normalize log logarithm minus one-sided one-tailed adjusted error errors sem geometric harmonic trimmed
-    winsorized winsorised absolute decile deciles quintile quintiles origin""".split()))
+    winsorized winsorised absolute decile deciles quintile quintiles origin fill filled impute imputed imputation
+    replace replaced""".split()))
 # Phrases that ask for something the readers do not compute, even when each word of them is harmless.
 DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
