@@ -181,7 +181,7 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.stat in NUMERIC_STATS and ask.column in numbering:
             doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
                           f"its {ask.stat} measures nothing")
-    ruled = any(a.stat.startswith("outliers") for a in spec.asks) or any(f.op == "not_outlier" for f in spec.filters)
+    ruled = outlier_rule_applied(spec)
     compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
     if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
@@ -195,6 +195,11 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+def outlier_rule_applied(spec: QuestionSpec) -> bool:
+    """An ask counts outliers or a filter drops them: the rule's words ("above Q3 + 1.5 IQR") are read with it."""
+    return any(a.stat.startswith("outliers") for a in spec.asks) or any(f.op == "not_outlier" for f in spec.filters)
 
 
 def _sequence(column: ColumnProfile, rows: int) -> bool:
