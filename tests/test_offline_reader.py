@@ -495,6 +495,10 @@ def test_a_statistic_of_the_column_that_numbers_the_rows_is_not_confident(yearly
     named = read_question("Average yearly SUNACT over the years 1901 to 1950, to 2 decimals.", yearly["sun"])
     assert named.direct, named.why_unread()
     assert [(f.column, f.op) for f in named.spec.filters] == [("YEAR", ">="), ("YEAR", "<=")]
+    # asked for by its name, the numbering column's own statistic is what the question wants
+    asked = read_question("What is the mean of YEAR, to 1 decimal?", yearly["sun"])
+    assert asked.direct, asked.why_unread()
+    assert [(a.stat, a.column) for a in asked.spec.asks] == [("mean", "YEAR")]
 
 
 def test_every_value_of_a_column_with_few_values_is_known_so_a_rare_one_is_read(yearly):

@@ -43,6 +43,7 @@ CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "e
 POOLING_WORDS = frozenset({"or", "either", "combined", "together", "pooled", "any"})
 POOLING_REACH = 3         # words after the values that may still pool them ("Oslo and Krakow staff combined")
 MAX_LISTED = 5
+NAMED_REACH = 3           # tokens from a statistic's first word to the column it names ("standard deviation of x")
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
 
@@ -75,6 +76,13 @@ def named_groups(asks: list[Ask], filters: list[Filter], tokens: Sequence[Token]
         start, end = min(f.start for f in group_filters), max(f.end for f in group_filters)
         filters = [f for f in filters if f not in group_filters] + [Filter(column, "in", levels, start, end)]
     return filters
+
+
+def _named_after(ask: Ask, mentions: Sequence[Mention]) -> bool:
+    """Whether the statistic's own words name its column by its name ("the mean of Unnamed: 1", "mean amount"):
+    then it is asked for, whatever its values; "each year's mean" or "average yearly activity" only point at it."""
+    following = next((m for m in mentions if ask.position < m.start <= ask.position + NAMED_REACH), None)
+    return following is not None and following.exact and following.column == ask.column
 
 
 def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozenset[str] | set[str]) -> set[int]:
@@ -178,7 +186,7 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
     for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR
-        if ask.stat in NUMERIC_STATS and ask.column in numbering:
+        if ask.stat in NUMERIC_STATS and ask.column in numbering and not _named_after(ask, mentions):
             doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
                           f"its {ask.stat} measures nothing")
     ruled = outlier_rule_applied(spec)
