@@ -1,5 +1,5 @@
-"""The blind question sets written after the held-out one (tests/fresh, tests/probe): the committed manifests say
-what their questions compute, and load.
+"""The blind question sets written after the held-out one (tests/fresh, tests/probe, tests/probe2): the committed
+manifests say what their questions compute, and load.
 
 The data is materialized afresh (tests/heldout/materialize.py) into a temporary folder once, every answer of each
 set is recomputed, and each committed manifest line must equal the line the set's build.py would write now.
@@ -17,12 +17,17 @@ from tests.fresh import registry as fresh_registry
 from tests.heldout.materialize import materialize
 from tests.probe import questions as probe_questions
 from tests.probe import registry as probe_registry
+from tests.probe2 import questions as probe2_questions
+from tests.probe2 import registry as probe2_registry
 
 HERE = Path(__file__).parent
 FRESH = checks.QuestionSet(folder=HERE / "fresh", questions=fresh_questions.QUESTIONS, kinds=fresh_registry.KINDS,
                            manifests=fresh_registry.manifests, min_questions=120, build_hint="tests/fresh/build.py")
 PROBE = checks.QuestionSet(folder=HERE / "probe", questions=probe_questions.QUESTIONS, kinds=probe_registry.KINDS,
                            manifests=probe_registry.manifests, min_questions=80, build_hint="tests/probe/build.py")
+PROBE2 = checks.QuestionSet(folder=HERE / "probe2", questions=probe2_questions.QUESTIONS, kinds=probe2_registry.KINDS,
+                            manifests=probe2_registry.manifests, min_questions=80,
+                            build_hint="tests/probe2/build.py")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +37,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(params=[FRESH, PROBE], ids=["fresh", "probe"])
+@pytest.fixture(params=[FRESH, PROBE, PROBE2], ids=["fresh", "probe", "probe2"])
 def question_set(request: pytest.FixtureRequest) -> checks.QuestionSet:
     chosen: checks.QuestionSet = request.param
     return chosen
