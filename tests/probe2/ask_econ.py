@@ -47,7 +47,7 @@ def macro_year_fastest_growth(d: Data) -> dict:
    "@quarter[value].")
 def macro_quarter_peak_tbill(d: Data) -> dict:
     m = d["macrodata"]
-    row = m.loc[m["tbilrate"].idxmax()]
+    row = m.loc[m["tbilrate"].idxmax()]  # type: ignore[call-overload]  # an index label typed as Hashable
     assert (m["tbilrate"] == m["tbilrate"].max()).sum() == 1
     return {"year": int(row["year"]), "quarter": int(row["quarter"])}
 
