@@ -54,6 +54,9 @@ def test_the_mean_unemployment_rate_of_macrodata_is_answered_and_completed(tmp_p
     assert answer["asks"][0]["answered"] and answer["asks"][0]["evidence"] == ["outputs/02-answer.json"]
     assert any(abs(n - frame["unemp"].mean()) < 5e-5 for n in figures(answer["answer"]))
     assert f"{frame['unemp'].mean():.2f}" == "5.88"
+    report = (next((tmp_path / "runs").iterdir()) / "report.md").read_text()
+    assert [line for line in report.splitlines() if "Run status:" in line] == [
+        f"**Run status:** `completed` - {record['reason']}"]
 
 
 @pytest.mark.sandbox
@@ -108,6 +111,8 @@ async def test_a_question_it_cannot_read_is_never_completed_and_says_why(tmp_pat
     assert not any(a["answered"] for a in record["final_answer"]["asks"])
     report = (outcome.workspace.root / "report.md").read_text()
     assert "could not read this question with confidence" in report and "'rise'" in report
+    assert [line for line in report.splitlines() if "Run status:" in line] == [
+        f"**Run status:** `incomplete` - {outcome.reason}"]
 
 
 def _anova(frame: pd.DataFrame) -> tuple[float, float]:

@@ -48,6 +48,8 @@ def build_summary_agent(services: RunServices, mode: Mode) -> LlmAgent:
             "task": state.get(S.TASK, ""),
             "mode": mode,
             "run_status": f"{status} - {reason}",
+            "status": status.value,
+            "status_reason": reason,
             "files": list_produced(services.workspace),
             "earlier_run": state.get(S.EARLIER_RUN) or "",
         }

@@ -28,15 +28,15 @@ def summary_turn(req: ParsedRequest) -> Reply:
         return documents
     answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
     status = str(req.context.get("status") or "unknown")
-    line = str(req.context.get("run_status") or status)
+    reason = str(req.context.get("status_reason") or status)
     reading = read_question(ctx.task(req), ctx.profile(req))
     caveats = [f"The question could not be answered as asked: {reading.why_unread()}."] \
         if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
     caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(ctx.profile(req).problems)
     caveats += [str(n) for d in documents.values() for n in d.get("notes") or []]
     if req.context.get("mode") == "simple":
-        return Reply.say(_simple_report(answer or {}, documents, caveats, status, line))
-    return Reply.say(_full_report(req, answer or {}, documents, caveats, status, line))
+        return Reply.say(_simple_report(answer or {}, documents, caveats, status, reason))
+    return Reply.say(_full_report(req, answer or {}, documents, caveats, status, reason))
 
 
 def analysis_paths(results: dict[str, dict[str, Any]]) -> list[str]:
@@ -75,7 +75,7 @@ def _answer_lines(answer: dict[str, Any]) -> list[str]:
 
 
 def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
-                 status: str, line: str) -> str:
+                 status: str, reason: str) -> str:
     lines = ["## Answer", *_answer_lines(answer), "", "## Key findings"]
     for path, document in sorted(results.items()):
         lines += [f"- {s} (`{path}`)" for s in _sentences(document, MAX_FINDINGS_PER_FILE)]
@@ -93,12 +93,12 @@ def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, 
         lines.append("No stage finished.")
     notes = caveats + [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
     if status != RunStatus.COMPLETED:
-        notes.append(f"The run did not complete cleanly ({line}).")
-    return _ending(lines, notes, status, line)
+        notes.append(f"The run did not complete cleanly ({status}: {reason}).")
+    return _ending(lines, notes, status, reason)
 
 
 def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str], status: str,
-                   line: str) -> str:
+                   reason: str) -> str:
     lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed"]
     for path, document in sorted(results.items()):
         first = _sentences(document, 1)
@@ -106,11 +106,11 @@ def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], c
                      + (f": {first[0]}" if first else ""))
     if not results:
         lines.append("- No result file was written.")
-    return _ending(lines, caveats, status, line)
+    return _ending(lines, caveats, status, reason)
 
 
-def _ending(lines: list[str], caveats: list[str], status: str, line: str) -> str:
+def _ending(lines: list[str], caveats: list[str], status: str, reason: str) -> str:
     """The report: `lines`, then its caveats (each once) and the run status."""
     lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(caveats)] or ["- None found."]), "",
-              f"**Run status:** `{status}` - {line.partition(' - ')[2] or status}"]
+              f"**Run status:** `{status}` - {reason}"]
     return "\n".join(lines) + "\n"
