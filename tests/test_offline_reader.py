@@ -529,3 +529,43 @@ def test_a_yes_no_rule_said_with_means_is_the_verdict(profiles):
                       profiles["emp"])
     assert spec.confident, spec.doubts
     assert spec.asks[0].slots == {"p_value": "p_value", "holds": "normal"}
+
+
+@pytest.fixture(scope="module")
+def plant(tmp_path_factory):
+    """Columns named as one word or by initials, as statsmodels and scikit-learn name them."""
+    root = tmp_path_factory.mktemp("plant")
+    path = root / "plant.csv"
+    path.write_text("AIRFLOW,WATERLOSS,TVhours,bmi,cured,arm\n" + "".join(
+        f"{50 + i % 13},{(i * 7) % 11},{i % 6},{18 + (i * 5) % 17},{i % 3 == 0},{i % 2}\n" for i in range(40)))
+    return profile_inputs([path], base=root)
+
+
+@pytest.mark.parametrize(("task", "column"), [
+    ("What is the median air flow in the water loss data?", "AIRFLOW"),
+    ("Mean daily TV hours, to 2 decimals.", "TVhours"),
+    ("What is the mean body mass index?", "bmi"),
+])
+def test_a_name_written_as_one_word_or_as_initials_is_named_by_its_words(plant, task, column):
+    reading = read_question(task, plant)
+    assert reading.direct, reading.why_unread()
+    assert [a.column for a in reading.spec.asks] == [column]
+
+
+def test_a_transformation_the_regression_does_not_apply_is_not_confident(plant):
+    logged = read_question("Regress log(air flow) on log(body mass index) and give the slope.", plant)
+    assert not logged.direct and "'log'" in logged.why_unread()
+    plain = read_question("Regress air flow on body mass index and give the slope.", plant)
+    assert plain.direct, plain.why_unread()
+
+
+def test_a_share_asked_for_as_a_fraction_is_a_fraction(plant):
+    reading = read_question("For arm 1, what share was cured? Give it as a fraction to 3 decimals.", plant)
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.params.get("scale")) for a in reading.spec.asks] == [("percent", "fraction")]
+
+
+def test_a_terse_closed_request_it_cannot_read_is_unread_not_an_open_analysis(plant):
+    # no question word and no "?", but a rounding: a number is asked for, so a data description does not answer it
+    reading = read_question("Kendall concordance of air flow with the sunshine index, 3 decimals.", plant)
+    assert reading.kind == "unread", reading.kind

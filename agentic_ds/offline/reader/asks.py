@@ -321,7 +321,7 @@ class AskReader:
             if said[i: i + 4] in (["between", "0", "and", "1"], ["from", "0", "to", "1"]):
                 self.use(i, i + 4)
                 return True
-        return said[at] in ("proportion", "fraction")
+        return said[at] in ("proportion", "fraction") or "fraction" in said     # "what share ...? As a fraction"
 
     def _count(self, hit: Hit, sentence: int) -> Ask:
         """Count rows unless the question says otherwise.

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from agentic_ds.offline.reader.vocabulary import NOT_ALONE, SKIP_IN_NAMES
+from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, SKIP_IN_NAMES, STOP_WORDS
 from agentic_ds.profiling.model import ColumnProfile
 
 _TOKEN = re.compile(
@@ -22,6 +22,7 @@ _TOKEN = re.compile(
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
+_INITIALS = re.compile(r"[A-Za-z]{3,5}")
 _SENTENCE_END = frozenset({".", "?", "!", ";"})
 MAX_WORDS = 4
 
@@ -117,8 +118,13 @@ class ColumnIndex:
         self.exact: dict[str, list[str]] = {}
         self.by_word: dict[str, list[str]] = {}
         self.by_prefix: dict[str, list[str]] = {}
+        self.closed: dict[str, list[str]] = {}      # AIRFLOW, TVnews: a name written as one word ("air flow")
+        self.initials: dict[str, list[str]] = {}    # bmi, gdp: a short all-letter name ("body mass index")
         for name, parts in self.words.items():
             self.exact.setdefault("_".join(parts), []).append(name)
+            self.closed.setdefault("".join(_WORD.findall(name.lower())), []).append(name)
+            if _INITIALS.fullmatch(name):
+                self.initials.setdefault(name.lower(), []).append(name)
             for part in dict.fromkeys(parts):
                 self.by_word.setdefault(part, []).append(name)
                 if len(part) >= 4:
@@ -189,6 +195,7 @@ def _only(word: str, names: list[str], index: ColumnIndex) -> str:
 def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
     """A column whose whole name starts at `start` (skipping "of"/"the" inside), longest first."""
     taken: list[str] = []
+    lows: list[str] = []
     ends: list[int] = []
     j = start
     while j < len(tokens) and len(taken) < MAX_WORDS * 2:
@@ -196,6 +203,7 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
         if not token.is_word:
             if taken and token.is_number and token.low.isdigit():   # a name ending in a number ("Unnamed: 1")
                 taken.append(token.low)
+                lows.append(token.low)
                 ends.append(j + 1)
                 j += 1
                 continue
@@ -204,14 +212,25 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
             j += 1
             continue
         taken.append(token.word)
+        lows.append(token.low)
         ends.append(j + 1)
         j += 1
     for size in range(len(taken), 0, -1):
-        key = "_".join(taken[:size])
-        names = index.exact.get(key)
+        names = index.exact.get("_".join(taken[:size])) or _spelled_apart(lows[:size], index)
         if names:
             return Mention(start, ends[size - 1], names[0], True)
     return None
+
+
+def _spelled_apart(lows: list[str], index: ColumnIndex) -> list[str]:
+    """A name the words spell when joined ("air flow" -> AIRFLOW, "TV news" -> TVnews), or, for three or more
+    plain words, by their initials ("body mass index" -> bmi)."""
+    if len(lows) < 2:
+        return []
+    joined = index.closed.get("".join(lows), [])
+    if joined or len(lows) < 3 or any(w in STOP_WORDS or w in DOUBT_WORDS or not w.isalpha() for w in lows):
+        return joined
+    return index.initials.get("".join(w[0] for w in lows), [])
 
 
 def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:

@@ -79,7 +79,7 @@ def _read(task: str, key: _Key) -> Reading:
     closed = bool(spec.slots) or spec.digits is not None
     if spec.confident and (closed or not words & OPEN_WORDS):
         return Reading(task, "direct", spec, key.profile, asks=_asks(spec))
-    if words & OPEN_WORDS or not spec.asks and not _asking(words):
+    if words & OPEN_WORDS or not spec.asks and not _asking(words) and not closed:    # "median tip, 2dp" is closed
         drivers = bool(words & DRIVER_WORDS)
         return Reading(task, "open", spec, key.profile, goals=open_goals(words, drivers), drivers=drivers,
                        asks=[ReadAsk(_clip(task))])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
 from agentic_ds.offline.reader.hits import Hit
-from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, Z_TALK
+from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, TRANSFORMS, Z_TALK
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
@@ -180,7 +180,9 @@ def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     if pair is None:
         return None
     y, x, start, end = pair
-    reader.use(start, end)
+    for i in range(start, end):     # "regress log(y) on x": the line of y, not of its log, is all it computes
+        if reader.tokens[i].low not in TRANSFORMS:
+            reader.use(i, i + 1)
     return Ask("linreg", y, x, position=hit.position, sentence=sentence)
 
 

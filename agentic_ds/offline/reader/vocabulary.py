@@ -200,9 +200,11 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
-    normalise normalize log logarithm minus one-sided one-tailed adjusted error errors sem geometric harmonic trimmed
-    winsorized winsorised absolute decile deciles quintile quintiles origin fill filled impute imputed imputation
-    replace replaced""".split()))
+    normalise normalize log logs ln logarithm sqrt minus one-sided one-tailed adjusted error errors sem geometric
+    harmonic trimmed winsorized winsorised absolute decile deciles quintile quintiles origin fill filled
+    impute imputed imputation replace replaced""".split()))
+# Transformations of a column ("log(income)"): a reader that names the column does not apply them.
+TRANSFORMS = frozenset("log logs ln logarithm sqrt square squared exp reciprocal inverse".split())
 # Phrases that ask for something the readers do not compute, even when each word of them is harmless.
 DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", "cent", "change"))
 # Words said with a test, about it ("a significant difference", "rank correlation"): read with the test.
