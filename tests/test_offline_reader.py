@@ -569,3 +569,18 @@ def test_a_terse_closed_request_it_cannot_read_is_unread_not_an_open_analysis(pl
     # no question word and no "?", but a rounding: a number is asked for, so a data description does not answer it
     reading = read_question("Kendall concordance of air flow with the sunshine index, 3 decimals.", plant)
     assert reading.kind == "unread", reading.kind
+
+
+def test_a_test_of_the_column_that_numbers_the_rows_is_not_confident_unless_named(yearly):
+    guessed = read_question("Shapiro-Wilk test of the yearly solar activity: W and p to 4 decimals.", yearly["sun"])
+    assert not guessed.direct and "YEAR numbers the rows" in guessed.why_unread()
+    named = read_question("Shapiro-Wilk test of SUNACT: W and p-value to 4 decimals.", yearly["sun"])
+    assert named.direct, named.why_unread()
+
+
+def test_a_share_of_rows_with_no_condition_read_is_not_confident(plant):
+    # "share of air flow lost as water": a ratio of two columns, not a share of rows; no condition chooses rows
+    reading = read_question("Share of air flow lost as water, row by row. What is the median of that share?", plant)
+    assert not reading.direct and "no condition was read" in reading.why_unread()
+    counted = read_question("What share of the rows have air flow above 55?", plant)
+    assert counted.direct, counted.why_unread()

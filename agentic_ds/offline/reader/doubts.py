@@ -44,6 +44,7 @@ POOLING_WORDS = frozenset({"or", "either", "combined", "together", "pooled", "an
 POOLING_REACH = 3         # words after the values that may still pool them ("Oslo and Krakow staff combined")
 MAX_LISTED = 5
 NAMED_REACH = 3           # tokens from a statistic's first word to the column it names ("standard deviation of x")
+COUNTED = frozenset({"count", "nunique", "missing", "percent_rows", "percent", "mode"})   # fine of a numbering column
 DESCRIBED = 4             # words from "total" to the bracketed column name it describes
 
 
@@ -185,10 +186,14 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     for ask in spec.asks:
         if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
             doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
-    for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR
-        if ask.stat in NUMERIC_STATS and ask.column in numbering and not _named_after(ask, mentions):
+    spelled = {m.column for m in mentions if m.exact}
+    for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR, or tested for normality
+        if ask.column in numbering and not _named_after(ask, mentions) and (
+                ask.stat in NUMERIC_STATS or ask.stat not in COUNTED and ask.column not in spelled):
             doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
                           f"its {ask.stat} measures nothing")
+    if any(a.stat == "percent_rows" for a in spec.asks) and not spec.filters and not spec.dropna:
+        doubts.append("a share of the rows is asked, but no condition was read that chooses them")
     ruled = outlier_rule_applied(spec)
     compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
