@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from agentic_ds.tools.files import make_file_tools
@@ -91,13 +89,12 @@ async def test_tools_sql_query_caps_rows_and_explains_errors(ws):
 
 
 async def test_tools_sql_query_timeout_stops_the_query_so_the_next_one_runs(ws):
-    sql_query = make_sql_tool(InputDatabase(ws), output_cap=2000, timeout_s=0.5)
+    # the slow query runs for hours unless stopped; 2 s leaves the quick one room on a loaded machine
+    sql_query = make_sql_tool(InputDatabase(ws), output_cap=2000, timeout_s=2)
     slow = await sql_query("SELECT sum(hash(range)) FROM range(100000000000)")
-    assert "longer than 0.5 s" in slow["error"]
-    started = time.monotonic()
+    assert "longer than 2 s" in slow["error"]
     after = await sql_query("SELECT count(*) AS n FROM sales")
-    assert after["table"].splitlines()[-1] == "| 3 |"
-    assert time.monotonic() - started < 0.5   # the slow query was interrupted, not left holding the database
+    assert after.get("table", "").splitlines()[-1:] == ["| 3 |"], after   # not left holding the database
 
 
 async def test_tools_profile_data_profiles_an_input(ws):
