@@ -35,13 +35,9 @@ class MarkdownPlan:
     success_criteria: list[str]
 
     def as_json(self) -> dict:
-        return {
-            "stages": [
-                {"id": f"s{i}", "title": s.title, "description": s.description, "expected_outputs": s.expected_outputs}
-                for i, s in enumerate(self.stages, start=1)
-            ],
-            "success_criteria": self.success_criteria,
-        }
+        stages = [{"id": f"s{i}", "title": s.title, "description": s.description,
+                   "expected_outputs": s.expected_outputs} for i, s in enumerate(self.stages, start=1)]
+        return {"stages": stages, "success_criteria": self.success_criteria}
 
 
 def render_plan(stages: list[PlanStage], criteria: list[str], preamble: str = "") -> str:

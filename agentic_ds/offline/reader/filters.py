@@ -1,5 +1,5 @@
 """Which rows a question is about: comparisons, signs, outliers and missing values to leave out (named values:
-`values.py`; periods: `periods.py`).
+`values.py`, which also reads periods).
 
     "employees with years_experience greater than 10"   -> years_experience > 10
     "humidity above 60 and temperature below 20"        -> humidity > 60, temperature < 20

@@ -38,10 +38,6 @@ class Sources:
     joins: list[Join]
     problem: str = ""
 
-    @property
-    def paths(self) -> list[str]:
-        return ([self.primary.path] if self.primary else []) + [j.path for j in self.joins]
-
 
 def file_nouns(data: FileProfile) -> set[str]:
     """The words of a file's name, singular: `inputs/shop/orders.csv` -> {"order"}."""

@@ -41,7 +41,7 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
     """The special asks of one sentence (one per kind), and the outlier count a z-score rule implies."""
     kinds: dict[str, Hit] = {}
     for hit in hits:
-        if hit.stat in ("corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"):
+        if hit.stat in _READERS:
             kinds.setdefault(hit.stat, hit)
     if "linreg" in kinds:
         kinds.pop("corr", None)          # "R-squared", "correlation" inside a regression are its parts
