@@ -134,9 +134,8 @@ def _close(stages: list[PlanStage], body: list[str]) -> None:
     for line in body:
         outputs = _OUTPUTS.match(line)
         if outputs:
-            stages[-1].expected_outputs += [
-                o.strip().strip("`") for o in re.split(r";|,\s(?=\S+[/.])", outputs.group(1)) if o.strip()
-            ]
+            listed = re.split(r";|,\s(?=\S+[/.])", outputs.group(1))
+            stages[-1].expected_outputs += [o.strip().strip("`") for o in listed if o.strip()]
         else:
             description.append(line)
     text = "\n".join(description).strip()

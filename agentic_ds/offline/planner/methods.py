@@ -79,18 +79,14 @@ def _value_for(name: str, meaning: str, roles: Roles) -> tuple[bool, Any]:
 
 
 # Optional params with a non-null default that still carry the analysis' own choice.
-_TUNED_OPTIONALS = frozenset(
-    {"stat", "statistic", "agg", "p", "q", "percentile", "quantile", "k", "top_k", "top_n", "n"}
-)
+_TUNED_OPTIONALS = frozenset({"stat", "statistic", "agg", "p", "q", "percentile", "quantile", "k", "top_k", "top_n",
+                              "n"})
 
 
 def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:
     """Params for `spec`, or None when a required param has no value in `roles`."""
-    params: dict[str, Any] = {
-        "data_path": roles.data_path,
-        "result_path": roles.result_path,
-        "fig_prefix": roles.fig_prefix,
-    }
+    params: dict[str, Any] = {"data_path": roles.data_path, "result_path": roles.result_path,
+                              "fig_prefix": roles.fig_prefix}
     if roles.encoding and roles.encoding not in ("utf-8", "ascii"):
         params["encoding"] = roles.encoding  # so the template's pandas reads München, not M\ufffdnchen
     for name, meaning in spec.params.items():

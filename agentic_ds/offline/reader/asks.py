@@ -245,9 +245,8 @@ class AskReader:
         return kept
 
     def _which_sentences(self) -> set[int]:
-        found = {
-            self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken
-        }
+        found = {self.sentences[i] for i, t in enumerate(self.tokens)
+                 if t.low in ("which", "what") and i not in self.taken}
         return set(sorted(found)[:MAX_HITS])
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:

@@ -75,9 +75,8 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
         join = _join_for(primary, needed, files, joins)
         if join is None:
             holders = ", ".join(f.path for f in files if find_column(f, needed))
-            return Sources(
-                primary, joins, f"`{needed}` is in {holders}, which shares no key column with {primary.path}"
-            )
+            return Sources(primary, joins,
+                           f"`{needed}` is in {holders}, which shares no key column with {primary.path}")
         joins.append(join)
         have |= {c.name for f in files if f.path == join.path for c in f.columns}
     return Sources(primary, joins)
