@@ -107,11 +107,6 @@ def _response(reply: Reply, req: ParsedRequest) -> LlmResponse:
     completion = len(reply.text) + sum(len(str(args)) + len(name) for name, args in reply.calls)
     prompt_tokens = max(1, len(req.text()) // CHARS_PER_TOKEN)
     completion_tokens = max(1, completion // CHARS_PER_TOKEN)
-    return LlmResponse(
-        content=types.Content(role="model", parts=parts),
-        usage_metadata=types.GenerateContentResponseUsageMetadata(
-            prompt_token_count=prompt_tokens,
-            candidates_token_count=completion_tokens,
-            total_token_count=prompt_tokens + completion_tokens,
-        ),
-    )
+    usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=prompt_tokens, candidates_token_count=(
+        completion_tokens), total_token_count=prompt_tokens + completion_tokens)
+    return LlmResponse(content=types.Content(role="model", parts=parts), usage_metadata=usage)

@@ -38,16 +38,11 @@ def is_unique_key(data: FileProfile, column: ColumnProfile) -> bool:
 
 def primary_file(profile: DataProfile, wanted: list[str] | None = None) -> FileProfile | None:
     """The readable file holding most of `wanted` columns, then the one with the most rows."""
-    files = readable_files(profile)
-    if not files:
-        return None
-    wanted = wanted or []
-
     def rank(f: FileProfile) -> tuple[int, int, str]:
         names = {c.name for c in f.columns}
-        return (-sum(1 for w in wanted if w in names), -(f.rows or 0), f.path)
+        return (-sum(1 for w in wanted or [] if w in names), -(f.rows or 0), f.path)
 
-    return min(files, key=rank)
+    return min(readable_files(profile), key=rank, default=None)
 
 
 def text_encoding(data: FileProfile | None) -> str:

@@ -27,9 +27,10 @@ class Reply:
         return cls(calls=[(name, args)])
 
 
-def read_json_file(req: ParsedRequest, path: str) -> tuple[bool, Any]:
-    """(asked, document): whether `read_file(path)` was already called, and the JSON it returned (or None)."""
-    for exchange in reversed(req.exchanges):
+def read_json_file(req: ParsedRequest, path: str, after: int | None = None) -> tuple[bool, Any]:
+    """(asked, document): whether `read_file(path)` was already called, and the JSON it returned (or None); the
+    last such call, or with `after` the first one made after exchange number `after`."""
+    for exchange in reversed(req.exchanges) if after is None else req.exchanges[after + 1:]:
         if exchange.name == "read_file" and exchange.args.get("path") == path and exchange.response is not None:
             return True, tool_json(exchange.response)
     return False, None
@@ -38,7 +39,7 @@ def read_json_file(req: ParsedRequest, path: str) -> tuple[bool, Any]:
 def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] | Reply:
     """Documents of every `paths` entry (None when unreadable), or one reply fetching all missing ones at once."""
     missing = [p for p in paths if not read_json_file(req, p)[0]]
-    if missing and req.has_tool("read_file"):
+    if missing and "read_file" in req.tools:
         return Reply(calls=[("read_file", {"path": p}) for p in missing])
     return {p: read_json_file(req, p)[1] for p in paths}
 

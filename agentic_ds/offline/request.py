@@ -47,9 +47,6 @@ class ParsedRequest:
         """Tool exchanges of the current turn (since the last message from the user or another agent)."""
         return [ex for ex in self.exchanges if ex.current_turn]
 
-    def has_tool(self, name: str) -> bool:
-        return name in self.tools
-
     def text(self) -> str:
         """All of the request as plain text (for token estimates and the compactor)."""
         pieces = [self.instruction, *self.user_texts]
@@ -87,14 +84,7 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     tools = tuple(sorted(request.tools_dict)) if request.tools_dict else _declared_tools(request)
     config = request.config
     wants_json = bool(config and (config.response_schema is not None or config.response_json_schema is not None))
-    return ParsedRequest(
-        agent=agent,
-        instruction=instruction,
-        user_texts=user_texts,
-        exchanges=exchanges,
-        tools=tools,
-        wants_json=wants_json,
-    )
+    return ParsedRequest(agent, instruction, user_texts, exchanges, tools, wants_json)
 
 
 def _instruction_block(text: str) -> str | None:
@@ -124,11 +114,8 @@ def _system_text(request: LlmRequest) -> str:
 
 
 def _declared_tools(request: LlmRequest) -> tuple[str, ...]:
-    names: list[str] = []
-    for tool in (request.config.tools if request.config else None) or []:
-        for declaration in getattr(tool, "function_declarations", None) or []:
-            names.append(declaration.name)
-    return tuple(sorted(names))
+    tools = (request.config.tools if request.config else None) or []
+    return tuple(sorted(d.name for t in tools for d in getattr(t, "function_declarations", None) or []))
 
 
 def _close_turn(exchanges: list[ToolExchange]) -> None:

@@ -1,3 +1,3 @@
 """The offline planner: the plan of a task from its reading and the data profile, each stage bound to a skill
-template (`plan.py`; open tasks `open.py`, "what drives X" `drivers.py`, templates `methods.py` + `binding.py`,
+template (`plan.py`; open tasks and "what drives X" `open.py`, templates and their params `methods.py`,
 markdown plans `markdown.py`)."""

@@ -35,13 +35,9 @@ class MarkdownPlan:
     success_criteria: list[str]
 
     def as_json(self) -> dict:
-        return {
-            "stages": [
-                {"id": f"s{i}", "title": s.title, "description": s.description, "expected_outputs": s.expected_outputs}
-                for i, s in enumerate(self.stages, start=1)
-            ],
-            "success_criteria": self.success_criteria,
-        }
+        stages = [{"id": f"s{i}", "title": s.title, "description": s.description,
+                   "expected_outputs": s.expected_outputs} for i, s in enumerate(self.stages, start=1)]
+        return {"stages": stages, "success_criteria": self.success_criteria}
 
 
 def render_plan(stages: list[PlanStage], criteria: list[str], preamble: str = "") -> str:
@@ -138,9 +134,8 @@ def _close(stages: list[PlanStage], body: list[str]) -> None:
     for line in body:
         outputs = _OUTPUTS.match(line)
         if outputs:
-            stages[-1].expected_outputs += [
-                o.strip().strip("`") for o in re.split(r";|,\s(?=\S+[/.])", outputs.group(1)) if o.strip()
-            ]
+            listed = re.split(r";|,\s(?=\S+[/.])", outputs.group(1))
+            stages[-1].expected_outputs += [o.strip().strip("`") for o in listed if o.strip()]
         else:
             description.append(line)
     text = "\n".join(description).strip()

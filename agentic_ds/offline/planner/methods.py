@@ -1,19 +1,118 @@
-"""Pick the skill template for an analysis step and bind it to real columns.
+"""Pick the skill template for an analysis step and bind its declared params to the roles columns play.
 
 A step names a goal (`statistic`, `compare`, `trend`, ...). The goal's preferred skill is looked up
 by name; when it is missing, the library's relevance ranking proposes skills instead. Among the
-candidate templates the first one whose params all bind (see `binding.py`) wins, preferring templates
-whose name and description share words with the goal.
+candidate templates the first one whose params all bind wins, preferring templates whose name and
+description share words with the goal.
+
+Templates declare params by name with a one-line meaning (`value_col: numeric column to compare`).
+The binder reads both and fills each param from the analysis roles (the measured column, the grouping
+column, the time axis, ...). A required param it cannot fill makes the template unusable for this
+analysis (`None`), so the caller can pick another template instead of running broken code.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentic_ds.offline.planner.binding import Roles, bind_params
-from agentic_ds.skills import SkillLibrary, TemplateSpec
+from agentic_ds.skills import COMMON_PARAMS, SkillLibrary, TemplateSpec
+
+
+@dataclass
+class Roles:
+    """The columns and settings one analysis step works with."""
+
+    data_path: str
+    result_path: str
+    fig_prefix: str
+    target: str = ""                              # the measured column (numeric unless counting)
+    second: str = ""                              # the other column of a pair (correlation)
+    group: str = ""                               # grouping column
+    time: str = ""                                # time axis
+    columns: list[str] = field(default_factory=list)   # a set of columns (features, numeric block)
+    statistic: str = ""
+    percentile: float | None = None
+    top_n: int = 10
+    group_values: list[str] = field(default_factory=list)
+    id_columns: list[str] = field(default_factory=list)
+    encoding: str = ""                            # the data file's codec as profiled ("" or UTF-8: none passed)
+    given: dict[str, Any] = field(default_factory=dict)  # params the question fixes itself (asks, filters, joins...)
+
+
+def _has(text: str, *needles: str) -> bool:
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", text) for n in needles)
+
+
+def _value_for(name: str, meaning: str, roles: Roles) -> tuple[bool, Any]:
+    """(known, value) for one param; known=False when no role fits the param at all."""
+    n = name.lower()
+    text = f"{n.replace('_', ' ')} {meaning.lower()}"
+    wants_list = _has(n, "cols", "columns", "features", "vars", "variables") or meaning.lower().startswith("list")
+    if _has(n, "id", "ids", "id cols", "id_cols", "key", "keys") or n in ("id_cols", "id_col", "key_cols"):
+        return True, (roles.id_columns or None) if wants_list else (roles.id_columns[0] if roles.id_columns else None)
+    if _has(n, "stat", "statistic", "agg", "aggregation", "func", "measure") and not _has(n, "col", "column"):
+        return True, roles.statistic or None
+    if _has(n, "q", "p", "quantile", "percentile", "pct"):
+        if roles.percentile is None:
+            return True, None
+        fraction = _has(text, "fraction", "0-1", "0 1", "between 0 and 1", "0..1")
+        return True, roles.percentile / 100 if fraction else roles.percentile
+    if _has(n, "top", "n", "k", "limit", "top_n", "n_top"):
+        return True, roles.top_n
+    if "group" in n and _has(n, "values", "levels", "groups", "names"):
+        return True, roles.group_values or None
+    if _has(n, "time", "date", "datetime", "period", "timestamp", "time_col", "date_col"):
+        return True, roles.time or None
+    if any(w in n for w in ("group", "by", "segment", "category", "categ", "cat_col", "hue")):
+        return True, roles.group or None
+    if wants_list:
+        return True, roles.columns or None
+    if _has(n, "y", "y_col", "col_b", "second", "other", "col2", "b"):
+        return True, roles.second or None
+    if _has(n, "x", "x_col", "col_a", "first", "col1", "a"):
+        return True, roles.target or None
+    if any(w in n for w in ("target", "value", "col", "column", "metric", "outcome", "var", "label", "response")):
+        return True, roles.target or None
+    return False, None
+
+
+# Optional params with a non-null default that still carry the analysis' own choice.
+_TUNED_OPTIONALS = frozenset({"stat", "statistic", "agg", "p", "q", "percentile", "quantile", "k", "top_k", "top_n",
+                              "n"})
+
+
+def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:
+    """Params for `spec`, or None when a required param has no value in `roles`."""
+    params: dict[str, Any] = {"data_path": roles.data_path, "result_path": roles.result_path,
+                              "fig_prefix": roles.fig_prefix}
+    if roles.encoding and roles.encoding not in ("utf-8", "ascii"):
+        params["encoding"] = roles.encoding  # so the template's pandas reads München, not M\ufffdnchen
+    for name, meaning in spec.params.items():
+        if name in COMMON_PARAMS:
+            continue
+        if name in roles.given:
+            params[name] = roles.given[name]
+            continue
+        optional = name in spec.defaults
+        if optional and spec.defaults[name] is not None and name not in _TUNED_OPTIONALS:
+            continue  # a tuning knob with a sensible default (alpha, max_groups, ...): leave it
+        known, value = _value_for(name, meaning, roles)
+        if value is None or value == [] or value == "":
+            if optional:
+                continue
+            if known and _accepts_null(meaning):
+                params[name] = None
+                continue
+            return None
+        params[name] = value
+    return params
+
+
+def _accepts_null(meaning: str) -> bool:
+    return bool(re.search(r"\b(or null|or none|optional|null for|none for|null to)\b", meaning.lower()))
+
 
 # goal -> (preferred skill, preferred templates, words describing the template we want)
 GOALS: dict[str, tuple[str, tuple[str, ...], str]] = {

@@ -1,12 +1,24 @@
 """The stages of an open task ("explore the sales data", "summarise the survey"): describe the columns, then the
-trend, group comparisons, correlations, distribution and model its words ask for and its columns allow."""
+trend, group comparisons, correlations, distribution and model its words ask for and its columns allow.
+
+The plan for "what drives X": structure first, then time, every dimension and joinable tables, a model last.
+
+    clean (drop duplicate rows, tidy spellings) -> is X a product/sum of other columns? -> trend of X over time
+    -> X across every categorical dimension -> X per key of each joinable table vs that table's attributes
+    -> an in-sample model (with a cross-validated R²) that leaves out the columns defining X
+
+Each stage is a `drivers-analysis` (or cleaning / time-series) template bound to the profile's columns; the
+stages after the cleaning read the cleaned copy.
+"""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from agentic_ds.offline.profile import ID_NAME, is_groupable, of_kind
+from agentic_ds.offline.profile import ID_NAME, is_groupable, of_kind, readable_files, text_encoding
 from agentic_ds.offline.reader.mentions import mentioned_columns
+from agentic_ds.offline.reader.sources import join_key
 from agentic_ds.offline.reader.vocabulary import ADDITIVE, INTERESTING
 from agentic_ds.profiling.model import ColumnProfile, FileProfile
 
@@ -17,6 +29,7 @@ if TYPE_CHECKING:
 MAX_DESCRIBED = 20
 MAX_CORRELATED = 12
 MAX_FEATURES = 10
+MAX_JOINS = 2
 
 
 def add_open(builder: PlanBuilder, reading: Reading, target: ColumnProfile | None) -> None:
@@ -86,3 +99,76 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
         if all(column.name != p.name for p in picked):
             picked.append(column)
     return picked[:n]
+
+
+def needs_cleaning(columns: list[ColumnProfile], duplicate_rows: int | None) -> bool:
+    spelled = any("spell" in note.lower() for c in columns for note in c.notes)
+    return bool(duplicate_rows) or spelled
+
+
+def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
+    data, profile = builder.data, builder.profile
+    name = target.name
+    source = data.path
+    if needs_cleaning(data.columns, data.duplicate_rows):
+        clean = f"outputs/clean/{PurePosixPath(data.path).stem}.csv"
+        dropped = f"{data.duplicate_rows} duplicate row(s)" if data.duplicate_rows else "no duplicate rows"
+        if builder.add("clean", "Drop duplicate rows and tidy spellings",
+                       f"Load `{data.path}`, drop exact duplicate rows (the profile counts {dropped}), trim and merge "
+                       f"category spellings, and write the cleaned copy `{clean}` that the next stages use.",
+                       f"{{path}} states how many duplicate rows were dropped and that `{clean}` was written.",
+                       slug="clean", given={"clean_path": clean}):
+            source = clean
+    # Every later stage reads the cleaned copy: its description says so (the coder and the reviewers read it).
+    reads = f"Read the cleaned copy `{source}`. " if source != data.path else ""
+    numeric = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
+    builder.add(
+        "identity",
+        f"Is {name} defined by other columns?",
+        f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
+        f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
+        "variation between the factors.",
+        f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
+        slug="identity",
+        data_path=source,
+        target=name,
+        columns=[c for c in numeric if c != name][:14],
+    )
+    time = next(iter(of_kind(data, "datetime")), None)
+    if time is not None:
+        builder.add("trend", f"{name} over time",
+                    f"{reads}Follow `{name}` over `{time.name}`: trend, growth and seasonality.",
+                    f"{{path}} states the trend of {name} over {time.name}.", data_path=source, target=name,
+                    time=time.name, statistic=aggregate(name))
+    dimensions = [c.name for c in data.columns if is_groupable(c) and c.kind != "numeric" and c.name != name]
+    dimensions += [c.name for c in data.columns if c.kind in ("id", "categorical") and not is_groupable(c)
+                   and c.distinct is not None and 2 <= c.distinct <= 50 and c.name not in dimensions]
+    if dimensions:
+        builder.add("dimensions", f"{name} across every dimension",
+                    f"{reads}Break `{name}` down by every categorical dimension "
+                    f"({', '.join(f'`{d}`' for d in dimensions)}) and rank them by the share of its variance between "
+                    "their levels.",
+                    f"{{path}} ranks every categorical dimension by how much of {name}'s variance it explains.",
+                    data_path=source, target=name,
+                    given={"dimensions": dimensions, "named": [c.name for c in mentioned_columns(task, data.columns)
+                                                               if c.name in dimensions]})
+    joined = 0
+    for other in readable_files(profile):
+        key = join_key(data, other) if other.path != data.path else ""
+        if not key or joined >= MAX_JOINS:
+            continue
+        joined += 1
+        builder.add("joined", f"{name} per {key} vs {PurePosixPath(other.path).stem}",
+                    f"{reads}Join `{other.path}` on `{key}`, total `{name}` per `{key}` and relate it to the "
+                    f"attributes of `{other.path}`.",
+                    f"{{path}} relates the total {name} per {key} to the attributes in {other.path}.",
+                    data_path=source, target=name,
+                    given={"key": key, "other_path": other.path, "other_encoding": text_encoding(other) or None})
+    features = [c.name for c in data.columns if c.name != name and not ID_NAME.search(c.name) and c.kind != "datetime"
+                and (c.kind == "numeric" or is_groupable(c) or c.name in dimensions)]
+    builder.add("driver_model", f"In-sample model of {name}",
+                f"{reads}Fit a linear model of `{name}` on {', '.join(f'`{f}`' for f in features)}, leaving out the "
+                f"columns that define `{name}`; report it as an in-sample description with a cross-validated R² "
+                "next to it.",
+                f"{{path}} states the in-sample and cross-validated R² of the model of {name} and its largest effects.",
+                data_path=source, target=name, columns=features)

@@ -2,7 +2,7 @@
 
 A direct question gets an audit, then one stage that computes every ask with `direct-answers/compute_answers`.
 An open task gets an audit and descriptive statistics, then the relationships, group comparisons, trends,
-distributions or model the task asks for and the column types allow (`open.py`, `drivers.py`). A question the
+distributions or model the task asks for and the column types allow (`open.py`). A question the
 reader could not read gets the audit and a description of the data, and says in its notes why it is not answered.
 Each step keeps its bound template (`Method`) in typed form; the coder derives the same plan again from the same
 task and profile (`plan_for`), so no method travels through the plan's text.
@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from agentic_ds.offline.planner.binding import Roles
 from agentic_ds.offline.planner.markdown import PlanStage, render_plan
-from agentic_ds.offline.planner.methods import Method, candidate_methods
+from agentic_ds.offline.planner.methods import Method, Roles, candidate_methods
 from agentic_ds.offline.profile import ID_NAME, encoding_of, primary_file
 from agentic_ds.offline.reader import Reading, describe_ask, read_question
 from agentic_ds.profiling.model import DataProfile, FileProfile
@@ -63,17 +62,12 @@ class Plan:
 
 def plan_for(task: str, profile: DataProfile, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES) -> Plan:
     """The plan of `task` (the same plan for the same task, profile and cap: planner and coder share it)."""
-    return _plan(read_question(task, profile), library, max_stages)
+    return make_plan(read_question(task, profile), library, max_stages)
 
 
 @lru_cache(maxsize=16)
-def _plan(reading: Reading, library: SkillLibrary, max_stages: int) -> Plan:
-    return make_plan(reading, library, max_stages)
-
-
 def make_plan(reading: Reading, library: SkillLibrary, max_stages: int = DEFAULT_MAX_STAGES) -> Plan:
-    from agentic_ds.offline.planner.drivers import add_drivers
-    from agentic_ds.offline.planner.open import add_open, pick_target
+    from agentic_ds.offline.planner.open import add_drivers, add_open, pick_target
 
     spec, profile = reading.spec, reading.profile
     data = spec.data if reading.direct else primary_file(profile, spec.columns)
@@ -101,9 +95,7 @@ def make_plan(reading: Reading, library: SkillLibrary, max_stages: int = DEFAULT
 
 class PlanBuilder:
     def __init__(self, data: FileProfile, library: SkillLibrary, max_stages: int, profile: DataProfile) -> None:
-        self.data = data
-        self.profile = profile
-        self.library = library
+        self.data, self.profile, self.library = data, profile, library
         self.max_stages = max(max_stages, 2)
         self.steps: list[PlannedStep] = []
         self.notes: list[str] = []

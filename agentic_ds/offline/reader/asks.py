@@ -56,9 +56,7 @@ class Ask:
 
     def as_param(self) -> dict[str, Any]:
         param: dict[str, Any] = {"name": self.name, "stat": self.stat, "column": self.column}
-        for key in ("second", "group", "extreme"):
-            if getattr(self, key):
-                param[key] = getattr(self, key)
+        param |= {key: getattr(self, key) for key in ("second", "group", "extreme") if getattr(self, key)}
         param.update({k: v for k, v in self.params.items() if v is not None})
         if self.slots:
             param["slots"] = dict(self.slots)
@@ -142,12 +140,9 @@ class AskReader:
                    exclude: tuple[str, ...] = (), nouns: bool = False) -> str:
         fits = lambda name: suits(name) and name not in exclude  # noqa: E731
         here = [m for m in self.by_sentence.get(sentence, []) if nouns or m.start not in self.nouns]
-        after = pick([m for m in here if m.start > position], fits)
-        chosen = after
-        if chosen is None:
-            chosen = next((m for m in reversed([m for m in here if m.end <= position]) if fits(m.column)), None)
-        if chosen is None:
-            chosen = pick([m for m in self.mentions if nouns or m.start not in self.nouns], fits)
+        chosen = (pick([m for m in here if m.start > position], fits)
+                  or next((m for m in reversed([m for m in here if m.end <= position]) if fits(m.column)), None)
+                  or pick([m for m in self.mentions if nouns or m.start not in self.nouns], fits))
         if chosen is None:
             return ""
         self.use(chosen.start, chosen.end)
@@ -250,9 +245,8 @@ class AskReader:
         return kept
 
     def _which_sentences(self) -> set[int]:
-        found = {
-            self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what") and i not in self.taken
-        }
+        found = {self.sentences[i] for i, t in enumerate(self.tokens)
+                 if t.low in ("which", "what") and i not in self.taken}
         return set(sorted(found)[:MAX_HITS])
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:

@@ -91,11 +91,7 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ALPHA_WORDS:
             _alpha(tokens, i, found)
         elif low == "level" and i >= 1 and tokens[i - 1].is_number:     # "at the 5% level", "the 0.05 level"
-            value = number(tokens[i - 1].text)
-            value = value / 100 if value is not None and tokens[i - 1].text.endswith("%") else value
-            if value is not None and 0 < value <= 0.5:
-                found.alpha = value
-                found.taken |= {i - 1, i}
+            _level(tokens[i - 1], found, {i - 1, i})
     return found
 
 
@@ -182,11 +178,15 @@ def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
 
 
 def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:
-    for j in range(i + 1, min(len(tokens), i + 5)):
-        value = number(tokens[j].text) if tokens[j].is_number else None
-        if value is not None:
-            value = value / 100 if tokens[j].text.endswith("%") else value
-            if 0 < value <= 0.5:
-                found.alpha = value
-                found.taken |= set(range(i, j + 1))
-            return
+    """"alpha = 0.01", "significance level of 5%": the first number within four words."""
+    j = next((j for j in range(i + 1, min(len(tokens), i + 5)) if tokens[j].is_number), None)
+    if j is not None:
+        _level(tokens[j], found, set(range(i, j + 1)))
+
+
+def _level(token: Token, found: Constraints, span: set[int]) -> None:
+    """A significance level written as a number ("0.05", "5%") is alpha when it is at most 0.5; `span` is read."""
+    value = (number(token.text) or 0.0) / (100 if token.text.endswith("%") else 1)
+    if 0 < value <= 0.5:
+        found.alpha = value
+        found.taken |= span

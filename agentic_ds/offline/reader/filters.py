@@ -1,5 +1,5 @@
 """Which rows a question is about: comparisons, signs, outliers and missing values to leave out (named values:
-`values.py`; periods: `periods.py`).
+`values.py`, which also reads periods).
 
     "employees with years_experience greater than 10"   -> years_experience > 10
     "humidity above 60 and temperature below 20"        -> humidity > 60, temperature < 20
@@ -28,7 +28,6 @@ from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
 from agentic_ds.profiling.model import ColumnProfile
 
-NUMERIC_KINDS = ("numeric",)
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
 DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
@@ -62,9 +61,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
                 taken: set[int], columns: Mapping[str, ColumnProfile] | None = None) -> list[Filter]:
     """`<column> <comparator> <number>` (or `<comparator> <number> <column>`), and `between A and B`; with no
     column named ("earn more than 80000"), the only numeric column whose values span the number."""
-    numeric = [m for m in mentions if kinds.get(m.column) in NUMERIC_KINDS]
-    ends = {m.end: m for m in numeric}
-    starts = {m.start: m for m in numeric}
+    numeric = [m for m in mentions if kinds.get(m.column) == "numeric"]
+    ends, starts = {m.end: m for m in numeric}, {m.start: m for m in numeric}
     found: list[Filter] = []
     i = 0
     while i < len(tokens):
@@ -102,7 +100,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         else:
             found.append(Filter(column.column, op, value, start, end, guessed))
         i = end
-    return found + _or_more(tokens, numeric, taken)
+    return found + _or_more(tokens, starts, ends, taken)
 
 
 def _listed(tokens: Sequence[Token], at: int) -> bool:
@@ -137,7 +135,7 @@ def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
     """"older than 50" compares the age, even when the question never says "age"."""
     if word not in ("older", "younger"):
         return None
-    ages = [name for name, kind in kinds.items() if kind in NUMERIC_KINDS and "age" in name.lower().split("_")]
+    ages = [name for name, kind in kinds.items() if kind == "numeric" and "age" in name.lower().split("_")]
     return Mention(at, at, ages[0], False) if len(ages) == 1 else None
 
 
@@ -155,7 +153,7 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
             low, high = float(column.min), float(column.max)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             continue
-        if column.kind in NUMERIC_KINDS and not CODE_NAME.search(name) and low < value < high:
+        if column.kind == "numeric" and not CODE_NAME.search(name) and low < value < high:
             holding.append(name)
     return Mention(at, at, holding[0], False) if len(holding) == 1 else None
 
@@ -183,10 +181,9 @@ def _after(starts: dict[int, Mention], j: int) -> Mention | None:
     return starts.get(j) or starts.get(j + 1)
 
 
-def _or_more(tokens: Sequence[Token], numeric: Sequence[Mention], taken: set[int]) -> list[Filter]:
+def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
+             taken: set[int]) -> list[Filter]:
     """`10 or more years_experience` / `5 or fewer units`."""
-    starts = {m.start: m for m in numeric}
-    ends = {m.end: m for m in numeric}
     found = []
     for i in range(len(tokens) - 2):
         key = (tokens[i + 1].low, tokens[i + 2].low)
@@ -211,9 +208,8 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not window or i in taken:
             continue
         at = window[0]
-        near = [
-            m for m in mentions if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken
-        ]
+        near = [m for m in mentions
+                if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
@@ -288,7 +284,7 @@ SIGN_REACH = 6          # tokens between a sign word and the column it qualifies
 def signs(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str],
           taken: set[int]) -> list[Filter]:
     """"quarters in which realint was negative", "positive returns": the sign of the nearest numeric column."""
-    numeric = [m for m in mentions if kinds.get(m.column) in NUMERIC_KINDS and m.start not in taken]
+    numeric = [m for m in mentions if kinds.get(m.column) == "numeric" and m.start not in taken]
     found = []
     for i, token in enumerate(tokens):
         if token.low not in SIGNS or i in taken:

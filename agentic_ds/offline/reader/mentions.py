@@ -200,18 +200,13 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
     j = start
     while j < len(tokens) and len(taken) < MAX_WORDS * 2:
         token = tokens[j]
-        if not token.is_word:
-            if taken and token.is_number and token.low.isdigit():   # a name ending in a number ("Unnamed: 1")
-                taken.append(token.low)
-                lows.append(token.low)
-                ends.append(j + 1)
-                j += 1
-                continue
+        numbered = bool(taken) and token.is_number and token.low.isdigit()   # a name ending in a number ("Unnamed: 1")
+        if not token.is_word and not numbered:
             break
         if token.low in SKIP_IN_NAMES and taken:
             j += 1
             continue
-        taken.append(token.word)
+        taken.append(token.word or token.low)
         lows.append(token.low)
         ends.append(j + 1)
         j += 1

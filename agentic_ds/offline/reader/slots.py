@@ -4,6 +4,9 @@
 test, `@department` to the arg-max ask over departments; a slot that names no statistic takes the next ask still
 without one. A yes/no slot (`@independent[yes/no]`) is a test's verdict, read from its rule ("yes if p < 0.05")
 or its name; one whose meaning cannot be read stays unbound, so the question is not read with confidence.
+
+`name_asks` gives each ask the name its result is filed under (`mean_salary`, `count_rows_department`); a row count
+the question words as "orders" says "number of orders", so the answer speaks of what was asked.
 """
 
 from __future__ import annotations
@@ -13,17 +16,19 @@ from collections.abc import Callable, Mapping, Sequence
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.constraints import SLOT
 from agentic_ds.offline.reader.mentions import Token, number, tokenize, words
-from agentic_ds.offline.reader.vocabulary import FAMILIES as _FAMILIES
 from agentic_ds.offline.reader.vocabulary import (
+    DISTINCT_WORDS,
+    FAMILIES,
     NEGATIONS,
     NORMALITY_TESTS,
+    NOT_NOUNS,
+    ONE_COLUMN_STATS,
     SLOT_PARTS,
+    SLOT_STATS,
     TESTS,
     VERDICT_SIGNS,
     VERDICT_WORDS,
 )
-from agentic_ds.offline.reader.vocabulary import ONE_COLUMN_STATS as _ONE_COLUMN
-from agentic_ds.offline.reader.vocabulary import SLOT_STATS as _STAT_WORDS
 
 RULE_CHARS = 160            # how far after a yes/no slot its rule ("(yes if independence is not rejected)") is read
 RULE_TOKENS = 30
@@ -97,14 +102,10 @@ def slot_part(slot: str) -> str:
     return found[0] if found else "value"
 
 
-def _family(stat: str) -> str:
-    return _FAMILIES.get(stat, stat)
-
-
 def _stat_of_slot(slot: str) -> str:
     for part in slot.lower().split("_"):
-        if part in _STAT_WORDS:
-            return _STAT_WORDS[part]
+        if part in SLOT_STATS:
+            return SLOT_STATS[part]
         if part[:1] == "p" and part[1:].isdigit():
             return "percentile"
     return ""
@@ -114,11 +115,11 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
                     verdicts: Mapping[str, str]) -> list[Ask]:
     """Slots that name a one-column statistic no ask has ("Give @std_price[value] for salary") add that ask, on
     the column the slot names, else the question's main numeric column (`column_for` decides)."""
-    have = {_family(a.stat) for a in asks}
+    have = {FAMILIES.get(a.stat, a.stat) for a in asks}
     added = []
     for slot in slots:
         stat = _stat_of_slot(slot) if part_of(slot, verdicts) == "value" else ""
-        if stat in _ONE_COLUMN and stat not in have:
+        if stat in ONE_COLUMN_STATS and stat not in have:
             column = column_for(slot)
             if column:
                 added.append(Ask(stat, column))
@@ -193,7 +194,7 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
         if grouped:
             return grouped[0]
-        same = [a for a in free if _family(a.stat) == wanted] if wanted else []
+        same = [a for a in free if FAMILIES.get(a.stat, a.stat) == wanted] if wanted else []
         if same:
             named = [a for a in same if slot_words & set(words(a.column))]
             return (named or same)[0]
@@ -201,3 +202,50 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         named = [a for a in plain if slot_words & set(words(a.column))]
         return (named or plain)[0]
     return free[0]
+
+
+def name_asks(asks: list[Ask]) -> None:
+    seen: set[str] = set()
+    for ask in asks:
+        base = "_".join(p for p in (ask.stat, ask.column or "rows", ask.group) if p)
+        name, n = base, 2
+        while name in seen:
+            name, n = f"{base}_{n}", n + 1
+        seen.add(name)
+        ask.name = name
+
+
+def counted_noun(tokens: list[Token], nouns: frozenset[str] | None) -> Token | None:
+    """The token of the noun a row count is about ("how many customers" -> customers): one of `nouns` (the files'
+    nouns), or with None any plain word ("how many readings")."""
+    def counted(token: Token) -> bool:
+        return token.word in nouns if nouns is not None else token.low.isalpha() and token.low not in NOT_NOUNS
+
+    for i in range(len(tokens) - 1):
+        if (tokens[i].low, tokens[i + 1].low) in (("how", "many"), ("number", "of")):
+            at = i + 2
+            # Naming reads past "distinct" ("how many distinct customers" counts customers); choosing the file does
+            # not: those customers may be counted in orders.csv.
+            while nouns is None and at < len(tokens) - 1 and tokens[at].low in DISTINCT_WORDS:
+                at += 1
+            if at < len(tokens) and counted(tokens[at]):
+                return tokens[at] if nouns is not None else _plural_in(tokens, at, counted)
+        if tokens[i].low in ("most", "fewest") and counted(tokens[i + 1]):
+            return tokens[i + 1]
+    return None
+
+
+def _plural_in(tokens: list[Token], at: int, counted: Callable[[Token], bool]) -> Token:
+    """The noun of "how many remote employees are": the first plural word of the next three, else the first."""
+    window = [t for t in tokens[at: at + 3] if counted(t)]
+    return next((t for t in window if t.low.endswith("s") and not t.low.endswith("ss")), tokens[at])
+
+
+def name_counted_rows(asks: list[Ask], noun: str) -> None:
+    """A row count the question words as "orders" says "number of orders", and a count of distinct ids it words as
+    "products" says "distinct products (product_id)", so the answer speaks of the ask."""
+    for ask in asks:
+        counts_rows = ask.stat == "count" and not ask.column
+        counts_ids = ask.stat == "nunique" and set(words(noun)) <= set(words(ask.column))
+        if (counts_rows or counts_ids) and noun.isalpha():
+            ask.params.setdefault("rows", noun)

@@ -38,10 +38,6 @@ class Sources:
     joins: list[Join]
     problem: str = ""
 
-    @property
-    def paths(self) -> list[str]:
-        return ([self.primary.path] if self.primary else []) + [j.path for j in self.joins]
-
 
 def file_nouns(data: FileProfile) -> set[str]:
     """The words of a file's name, singular: `inputs/shop/orders.csv` -> {"order"}."""
@@ -79,9 +75,8 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
         join = _join_for(primary, needed, files, joins)
         if join is None:
             holders = ", ".join(f.path for f in files if find_column(f, needed))
-            return Sources(
-                primary, joins, f"`{needed}` is in {holders}, which shares no key column with {primary.path}"
-            )
+            return Sources(primary, joins,
+                           f"`{needed}` is in {holders}, which shares no key column with {primary.path}")
         joins.append(join)
         have |= {c.name for f in files if f.path == join.path for c in f.columns}
     return Sources(primary, joins)

@@ -27,12 +27,18 @@ from agentic_ds.offline.reader.filters import (
 )
 from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
 from agentic_ds.offline.reader.mentions import words as split_words
-from agentic_ds.offline.reader.naming import counted_noun, name_asks, name_counted_rows
-from agentic_ds.offline.reader.periods import periods, year_ranges
-from agentic_ds.offline.reader.slots import asks_from_slots, bind_slots, verdict_rules, verdict_slots
+from agentic_ds.offline.reader.slots import (
+    asks_from_slots,
+    bind_slots,
+    counted_noun,
+    name_asks,
+    name_counted_rows,
+    verdict_rules,
+    verdict_slots,
+)
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
 from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
-from agentic_ds.offline.reader.values import boolean_flags, named_values, unseen_values
+from agentic_ds.offline.reader.values import boolean_flags, named_values, periods, unseen_values, year_ranges
 from agentic_ds.offline.reader.vocabulary import GROUP_TESTS, LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
 

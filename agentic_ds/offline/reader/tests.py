@@ -15,6 +15,9 @@ it read; one that cannot find them gives no ask, and its words stay unread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
 from agentic_ds.offline.reader.hits import Hit
 from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, TRANSFORMS, Z_TALK
@@ -41,7 +44,7 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
     """The special asks of one sentence (one per kind), and the outlier count a z-score rule implies."""
     kinds: dict[str, Hit] = {}
     for hit in hits:
-        if hit.stat in ("corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"):
+        if hit.stat in _READERS:
             kinds.setdefault(hit.stat, hit)
     if "linreg" in kinds:
         kinds.pop("corr", None)          # "R-squared", "correlation" inside a regression are its parts
@@ -101,13 +104,18 @@ def _use_z_definition(reader: AskReader) -> None:
         depth -= token.text == ")" and depth > 0
 
 
-def _corr(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    c = reader.constraints
-    method = c.method("spearman", "kendall", "pearson") or "pearson"
-    columns = reader.columns_for(hit.position, sentence, 2)
+def _pair(reader: AskReader, hit: Hit, sentence: int, stat: str, params: dict[str, Any],
+          suits: Callable[[str], bool] | None = None) -> Ask | None:
+    """An ask of two columns named for it (numeric unless `suits` says otherwise); None when fewer are named."""
+    columns = reader.columns_for(hit.position, sentence, 2, suits)
     if len(columns) < 2:
         return None
-    return Ask(method, columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position, sentence=sentence)
+    return Ask(stat, columns[0], columns[1], params=params, position=hit.position, sentence=sentence)
+
+
+def _corr(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    c = reader.constraints
+    return _pair(reader, hit, sentence, c.method("spearman", "kendall", "pearson") or "pearson", {"alpha": c.alpha})
 
 
 def _normality(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
@@ -130,11 +138,7 @@ def _two_groups(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     """A t-test (Welch unless Student's is named), Mann-Whitney, or a paired t-test of two columns."""
     c = reader.constraints
     if c.method("paired"):
-        columns = reader.columns_for(hit.position, sentence, 2)
-        if len(columns) < 2:
-            return None
-        return Ask("paired", columns[0], columns[1], params={"alpha": c.alpha}, position=hit.position,
-                   sentence=sentence)
+        return _pair(reader, hit, sentence, "paired", {"alpha": c.alpha})
     test = "mannwhitney" if c.method("mannwhitney") else "ttest"
     column, group = _column_and_group(reader, hit, sentence)
     if not column:
@@ -166,12 +170,9 @@ def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 
 
 def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    columns = reader.columns_for(hit.position, sentence, 2, reader.groupable)
-    if len(columns) < 2:
-        return None
-    uncorrected = reader.constraints.method("no_correction")
-    params = {"alpha": reader.constraints.alpha, "correction": False if uncorrected else None}
-    return Ask("chi2", columns[0], columns[1], params=params, position=hit.position, sentence=sentence)
+    c = reader.constraints
+    params = {"alpha": c.alpha, "correction": False if c.method("no_correction") else None}
+    return _pair(reader, hit, sentence, "chi2", params, reader.groupable)
 
 
 def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:

@@ -1,6 +1,6 @@
 """Every word the offline reader knows, in one place: what it means, and which words it must not leave unread.
 
-The readers (`asks`, `filters`, `periods`, `constraints`, `derived`, `slots`) look words up here; none keeps a list
+The readers (`asks`, `filters`, `values`, `constraints`, `derived`, `slots`) look words up here; none keeps a list
 of its own. `DOUBT_WORDS` are the words that change what a question asks (a statistic, a sign, a grouping, an
 exclusion): a question that still holds one the readers did not use is not read with confidence (`doubts.py`).
 """

@@ -5,6 +5,10 @@ first attempt is the method it planned (the plan is derived again from the same 
 found by its result file or title); for a stage someone else wrote, the template its words and the profile point
 to. Later attempts are other templates that bind the same columns and, last, the plain-pandas fallback. Retries
 walk down this list, so no code runs twice.
+
+The fallback is the last resort when every skill template failed: plain pandas, few assumptions. It still computes
+everything it reports (counts, and mean/median/min/max of the named numeric columns) and writes the same result
+JSON shape as the templates, so the stage can finish honestly.
 """
 
 from __future__ import annotations
@@ -12,17 +16,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from agentic_ds.offline.planner.binding import Roles
-from agentic_ds.offline.planner.methods import Method, candidate_methods
+from agentic_ds.offline.planner.methods import Method, Roles, candidate_methods
 from agentic_ds.offline.planner.plan import REPLAN_STAGES, PlannedStep, plan_for
 from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.mentions import mentioned_columns, words
 from agentic_ds.offline.reader.vocabulary import STAGE_GOALS
-from agentic_ds.offline.roles.fallback import fallback_code
 from agentic_ds.profiling.model import DataProfile, FileProfile
 from agentic_ds.schema import StageRecord
 from agentic_ds.skills import SkillLibrary
+from agentic_ds.skills.templates import python_literal
 from agentic_ds.workspace import slugify
 
 log = logging.getLogger(__name__)
@@ -125,3 +128,51 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
         code = fallback_code(str(first["data_path"]), step.attempts[0].result_path, columns, first.get("encoding"))
         step.attempts.append(Attempt("fallback", code, step.attempts[0].result_path))
     return step
+
+
+_FALLBACK_CODE = '''\
+"""Fallback summary written by the offline model after the skill templates failed."""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+DATA_PATH = {data_path}
+RESULT_PATH = {result_path}
+COLUMNS = {columns}
+ENCODING = {encoding}
+
+path = Path(DATA_PATH)
+suffix = path.suffix.lower()
+if suffix in (".parquet", ".pq"):
+    df = pd.read_parquet(path)
+elif suffix in (".xlsx", ".xls"):
+    df = pd.read_excel(path)
+elif suffix in (".json", ".jsonl"):
+    df = pd.read_json(path, lines=suffix == ".jsonl", encoding=ENCODING)
+else:
+    df = pd.read_csv(path, sep=None, engine="python", encoding=ENCODING)
+summary = [f"{{DATA_PATH}} has {{len(df):,}} rows and {{df.shape[1]}} columns."]
+stats = {{}}
+for column in [c for c in COLUMNS if c in df.columns]:
+    values = pd.to_numeric(df[column], errors="coerce")
+    if values.notna().sum() == 0:
+        missing = int(df[column].isna().sum())
+        summary.append(f"{{column}}: {{df[column].nunique()}} distinct values, {{missing}} missing.")
+        continue
+    stats[column] = {{k: float(getattr(values, k)()) for k in ("mean", "median", "min", "max")}}
+    s = stats[column]
+    summary.append(
+        f"{{column}}: mean {{s['mean']:.4g}}, median {{s['median']:.4g}}, min {{s['min']:.4g}}, max {{s['max']:.4g}} "
+        f"(n={{int(values.notna().sum())}})."
+    )
+Path(RESULT_PATH).parent.mkdir(parents=True, exist_ok=True)
+Path(RESULT_PATH).write_text(json.dumps({{"skill": "fallback", "template": "basic_summary", "summary": summary,
+                                         "figures": [], "tables": {{"stats": stats}}}}, indent=2))
+print("\\n".join(summary))
+'''
+
+
+def fallback_code(data_path: str, result_path: str, columns: list[str], encoding: str | None = None) -> str:
+    return _FALLBACK_CODE.format(data_path=python_literal(data_path), result_path=python_literal(result_path),
+                        columns=python_literal(list(columns)), encoding=python_literal(encoding))

@@ -16,8 +16,8 @@ from typing import Any
 
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest, ToolExchange, tool_json
+from agentic_ds.offline.reply import Reply, read_json_file
+from agentic_ds.offline.request import ParsedRequest, ToolExchange
 from agentic_ds.offline.roles.attempts import Step, stage_step, task_steps
 from agentic_ds.skills import SkillLibrary
 
@@ -68,14 +68,6 @@ def _already_run(req: ParsedRequest, code: str) -> bool:
     return bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
-def _read_after(req: ParsedRequest, path: str, after: int) -> tuple[bool, Any]:
-    """(asked, document) of the first `read_file(path)` made after exchange number `after`."""
-    for exchange in req.exchanges[after + 1:]:
-        if exchange.name == "read_file" and exchange.args.get("path") == path and exchange.response is not None:
-            return True, tool_json(exchange.response)
-    return False, None
-
-
 def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply:
     turn_runs = [ex for ex in req.turn if ex.name == "run_python"]
     outcomes: list[StepOutcome] = []
@@ -92,7 +84,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             if not run.response.get("ok"):
                 errors.append(f"{attempt.label}: {_error_text(run)}")
                 continue
-            asked, document = _read_after(req, attempt.result_path, req.exchanges.index(run))
+            asked, document = read_json_file(req, attempt.result_path, req.exchanges.index(run))
             if not asked:
                 return Reply.call("read_file", path=attempt.result_path)
             if _has_summary(document):
@@ -106,7 +98,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             # Compaction may have folded this turn's earlier runs into a summary: a result this step
             # already wrote in this turn is on disk, so look before running anything again.
             path = step.attempts[0].result_path
-            asked, document = _read_after(req, path, _turn_start(req))
+            asked, document = read_json_file(req, path, _turn_start(req))
             if not asked:
                 return Reply.call("read_file", path=path)
             if _has_summary(document):

@@ -28,7 +28,6 @@ def compact_turn(req: ParsedRequest) -> str:
         line = line.strip()[:MAX_LINE_CHARS]
         if line and _KEEP.search(line):
             kept.setdefault(line, None)
-    kept_lines = list(kept)
     lines = ["Conversation Language: English", f"Tools used: {', '.join(tools) or 'none'}", "Key facts kept verbatim:"]
-    lines += [f"- {line}" for line in kept_lines[-MAX_LINES:]]
+    lines += [f"- {line}" for line in list(kept)[-MAX_LINES:]]
     return "\n".join(lines)

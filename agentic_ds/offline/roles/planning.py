@@ -38,11 +38,9 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     notes = ctx.text(req, "user_notes")
     if notes.strip():
         # The offline planner plans from the task and the profile alone: it says so rather than claim a change.
-        text += (
-            "\n## Response to the user's notes\n" + _quoted(notes) + "\n\nThe offline model plans from the task and "
-            "the data profile only: these stages are the ones it can bind to the data; a capable model revises the "
-            "plan to the notes.\n"
-        )
+        text += ("\n## Response to the user's notes\n" + _quoted(notes) + "\n\nThe offline model plans from the task "
+                 "and the data profile only: these stages are the ones it can bind to the data; a capable model "
+                 "revises the plan to the notes.\n")
     return Reply.say(text)
 
 
@@ -52,11 +50,9 @@ def _quoted(text: str) -> str:
 
 
 def _no_data_plan(problem: str) -> str:
-    return (
-        f"No input file could be analysed ({problem}).\n\n## Stages\n\n### Stage 1: Report the input problems\n"
-        "List the input files and why they could not be read.\nExpected outputs: outputs/01-input-problems.json\n\n"
-        "## Success criteria\n- outputs/01-input-problems.json explains why no analysis was possible.\n"
-    )
+    return (f"No input file could be analysed ({problem}).\n\n## Stages\n\n### Stage 1: Report the input problems\n"
+            "List the input files and why they could not be read.\nExpected outputs: outputs/01-input-problems.json\n\n"
+            "## Success criteria\n- outputs/01-input-problems.json explains why no analysis was possible.\n")
 
 
 def plan_reviewer_turn(req: ParsedRequest) -> Reply:
@@ -65,10 +61,8 @@ def plan_reviewer_turn(req: ParsedRequest) -> Reply:
     if problems:
         return Reply.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
     parsed = parse_plan(plan_text)
-    return Reply.say(
-        f"APPROVED. {len(parsed.stages)} stage(s) use only columns that exist in the profile, cover the task, and "
-        f"{len(parsed.success_criteria)} success criteria name the files that will show them."
-    )
+    return Reply.say(f"APPROVED. {len(parsed.stages)} stage(s) use only columns that exist in the profile, cover the "
+                     f"task, and {len(parsed.success_criteria)} success criteria name the files that will show them.")
 
 
 def review_plan(plan_text: str, task: str, profile: DataProfile) -> list[str]:
@@ -109,10 +103,8 @@ def plan_parser_turn(req: ParsedRequest) -> Reply:
     document = parsed.as_json()
     if not document["success_criteria"]:
         outputs = [o for s in parsed.stages for o in s.expected_outputs if "*" not in o]
-        document["success_criteria"] = (
-            [f"{o} exists and states its result." for o in outputs]
-            or [f"Stage '{s.title}' has produced its results." for s in parsed.stages]
-        )
+        document["success_criteria"] = ([f"{o} exists and states its result." for o in outputs]
+                                        or [f"Stage '{s.title}' has produced its results." for s in parsed.stages])
     asks = [(a["id"], content(a["text"])) for a in ctx.asks(req)]
     document["success_criteria"] = [
         {"text": text, "asks": [ask for ask, terms in asks if covers(terms, said)]}

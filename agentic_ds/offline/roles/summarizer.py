@@ -60,11 +60,6 @@ def headline(document: dict[str, Any], task: str) -> str:
     return min(scored)[2] if scored else ""
 
 
-def _sentences(document: dict[str, Any], limit: int | None = None) -> list[str]:
-    sentences = [str(s) for s in document.get("summary") or []]
-    return sentences[:limit] if limit else sentences
-
-
 def _answer_lines(answer: dict[str, Any]) -> list[str]:
     text = str(answer.get("answer") or "").strip()
     lines = [text or "No validated answer was produced."]
@@ -78,7 +73,7 @@ def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, 
                  status: str, reason: str) -> str:
     lines = ["## Answer", *_answer_lines(answer), "", "## Key findings"]
     for path, document in sorted(results.items()):
-        lines += [f"- {s} (`{path}`)" for s in _sentences(document, MAX_FINDINGS_PER_FILE)]
+        lines += [f"- {s} (`{path}`)" for s in (document.get("summary") or [])[:MAX_FINDINGS_PER_FILE]]
     if not results:
         lines.append("- none: no stage wrote a result.")
     lines += ["", "## Methods"]
@@ -101,9 +96,9 @@ def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], c
                    reason: str) -> str:
     lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed"]
     for path, document in sorted(results.items()):
-        first = _sentences(document, 1)
+        first = (document.get("summary") or [""])[0]
         lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`"
-                     + (f": {first[0]}" if first else ""))
+                     + (f": {first}" if first else ""))
     if not results:
         lines.append("- No result file was written.")
     return _ending(lines, caveats, status, reason)

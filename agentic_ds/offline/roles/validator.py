@@ -33,11 +33,10 @@ def validator_turn(req: ParsedRequest) -> Reply:
     ran = bool(execution.get("ok")) if simple else any(s.status is StageStatus.APPROVED for s in stages)
     asks = ctx.asks(req)
     if not ran or not documents:
-        why = "the execution failed" if not ran else "no result file with a summary was written"
-        return _reply(False, f"No validated answer: {why}.", [_unanswered(a, why) for a in asks], [why], "text")
+        return _refused(asks, "the execution failed" if not ran else "no result file with a summary was written")
     if reading.kind == "unread":
         why = f"{UNREAD}: {reading.why_unread()}"
-        return _reply(False, f"{why}. It did not answer it.", [_unanswered(a, why) for a in asks], [why], "text")
+        return _refused(asks, why, f"{why}. It did not answer it.")
     if reading.direct:
         return _direct(reading, asks, documents)
     return _open(reading, asks, documents)
@@ -46,8 +45,7 @@ def validator_turn(req: ParsedRequest) -> Reply:
 def _direct(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dict[str, Any]]) -> Reply:
     found = [p for p in sorted(documents) if documents[p].get("template") == ANSWERS_TEMPLATE]
     if not found:
-        why = "no result of this run computes the asks (the analysis that ran describes the data)"
-        return _reply(False, f"No validated answer: {why}.", [_unanswered(a, why) for a in asks], [why], "text")
+        return _refused(asks, "no result of this run computes the asks (the analysis that ran describes the data)")
     path, document = found[-1], documents[found[-1]]
     sentences = [str(s) for s in document.get("summary") or []]
     by_name = {ask.name: sentences[i] for i, ask in enumerate(reading.spec.asks) if i < len(sentences)}
@@ -90,6 +88,10 @@ def _open(reading: Reading, asks: list[dict[str, str]], documents: dict[str, dic
 
 def _unanswered(ask: dict[str, str], why: str) -> dict[str, Any]:
     return {"id": ask["id"], "answered": False, "answer": why, "files": []}
+
+
+def _refused(asks: list[dict[str, str]], why: str, answer: str = "") -> Reply:
+    return _reply(False, answer or f"No validated answer: {why}.", [_unanswered(a, why) for a in asks], [why], "text")
 
 
 def _reply(valid: bool, answer: str, parts: list[dict[str, Any]], caveats: list[str], output_type: str,
