@@ -7,6 +7,7 @@ set's: within each kind, ids ordered by a hash, the first 60% go to dev.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,6 @@ KIND_TEXT = {
     "hard": "two-step or unusual: ranks, rolling/cumulative figures, medians of group means, year-over-year",
 }
 
-QUESTIONS: dict[str, Question] = {}
-
-
-q = registrar(QUESTIONS, KINDS)
-
-
 def rejected(p: float, alpha: float) -> str:
     """'yes' when the p-value is below the level, asserting it is not within 10% of the level (a decision that a
     different but right method, e.g. exact instead of asymptotic, could flip is not a closed-form answer)."""
@@ -43,13 +38,24 @@ def rejected(p: float, alpha: float) -> str:
     return "yes" if p < alpha else "no"
 
 
-def all_answers(data_dir: Path) -> dict[str, dict[str, Any]]:
-    data = Data(data_dir)
-    return {qid: answer_for(question, data) for qid, question in QUESTIONS.items()}
+class BlindSet:
+    """The questions of one blind set (a package under tests/), registered with the held-out set's registrar into a
+    registry of their own, and the manifests they make; the fresh set and the probe sets differ only in the package."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.questions: dict[str, Question] = {}
+        self.q = registrar(self.questions, KINDS)
+
+    def all_answers(self, data_dir: Path) -> dict[str, dict[str, Any]]:
+        data = Data(data_dir)
+        return {qid: answer_for(question, data) for qid, question in self.questions.items()}
+
+    def manifests(self, data_dir: Path) -> dict[str, list[dict[str, Any]]]:
+        """The lines of each split's manifest, in registration order, answers computed from `data_dir`."""
+        importlib.import_module(f"{self.package}.questions")      # registers every question
+        return split_manifests(self.questions, self.all_answers(data_dir), KINDS)
 
 
-def manifests(data_dir: Path) -> dict[str, list[dict[str, Any]]]:
-    """The lines of each split's manifest, in registration order, answers computed from `data_dir`."""
-    from tests.fresh import questions  # noqa: F401  (registers every question)
-
-    return split_manifests(QUESTIONS, all_answers(data_dir), KINDS)
+FRESH = BlindSet("tests.fresh")
+QUESTIONS, q, all_answers, manifests = FRESH.questions, FRESH.q, FRESH.all_answers, FRESH.manifests
