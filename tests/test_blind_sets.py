@@ -1,5 +1,5 @@
-"""The blind question sets written after the held-out one (tests/fresh, tests/probe, tests/probe2, tests/probe3):
-the committed manifests say what their questions compute, and load.
+"""The blind question sets written after the held-out one (tests/fresh, tests/probe, tests/probe2, tests/probe3,
+tests/probe4): the committed manifests say what their questions compute, and load.
 
 The data is materialized afresh (tests/heldout/materialize.py) into a temporary folder once, every answer of each
 set is recomputed, and each committed manifest line must equal the line the set's build.py would write now.
@@ -21,6 +21,8 @@ from tests.probe2 import questions as probe2_questions
 from tests.probe2 import registry as probe2_registry
 from tests.probe3 import questions as probe3_questions
 from tests.probe3 import registry as probe3_registry
+from tests.probe4 import questions as probe4_questions
+from tests.probe4 import registry as probe4_registry
 
 HERE = Path(__file__).parent
 FRESH = checks.QuestionSet(folder=HERE / "fresh", questions=fresh_questions.QUESTIONS, kinds=fresh_registry.KINDS,
@@ -33,6 +35,9 @@ PROBE2 = checks.QuestionSet(folder=HERE / "probe2", questions=probe2_questions.Q
 PROBE3 = checks.QuestionSet(folder=HERE / "probe3", questions=probe3_questions.QUESTIONS, kinds=probe3_registry.KINDS,
                             manifests=probe3_registry.manifests, min_questions=60,
                             build_hint="tests/probe3/build.py")
+PROBE4 = checks.QuestionSet(folder=HERE / "probe4", questions=probe4_questions.QUESTIONS, kinds=probe4_registry.KINDS,
+                            manifests=probe4_registry.manifests, min_questions=60,
+                            build_hint="tests/probe4/build.py")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +47,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3], ids=["fresh", "probe", "probe2", "probe3"])
+@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3, PROBE4], ids=["fresh", "probe", "probe2", "probe3", "probe4"])
 def question_set(request: pytest.FixtureRequest) -> checks.QuestionSet:
     chosen: checks.QuestionSet = request.param
     return chosen
