@@ -101,16 +101,11 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
     return picked[:n]
 
 
-def needs_cleaning(columns: list[ColumnProfile], duplicate_rows: int | None) -> bool:
-    spelled = any("spell" in note.lower() for c in columns for note in c.notes)
-    return bool(duplicate_rows) or spelled
-
-
 def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
     data, profile = builder.data, builder.profile
     name = target.name
     source = data.path
-    if needs_cleaning(data.columns, data.duplicate_rows):
+    if data.duplicate_rows or any("spell" in note.lower() for c in data.columns for note in c.notes):
         clean = f"outputs/clean/{PurePosixPath(data.path).stem}.csv"
         dropped = f"{data.duplicate_rows} duplicate row(s)" if data.duplicate_rows else "no duplicate rows"
         if builder.add("clean", "Drop duplicate rows and tidy spellings",
