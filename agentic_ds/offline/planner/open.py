@@ -80,13 +80,8 @@ def pick_target(task: str, data: FileProfile) -> ColumnProfile | None:
     """The quantity an open task is about: the numeric column it names, else the most telling name."""
     numeric = [c for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
     named = mentioned_columns(task, numeric)
-    if named:
-        return named[0]
-    for keyword in INTERESTING:
-        for column in numeric:
-            if keyword in column.name.lower():
-                return column
-    return numeric[0] if numeric else None
+    telling = (c for keyword in INTERESTING for c in numeric if keyword in c.name.lower())
+    return named[0] if named else next(telling, numeric[0] if numeric else None)
 
 
 def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
@@ -94,11 +89,10 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
     groupable = [c for c in data.columns if is_groupable(c)]
     named = mentioned_columns(task, groupable)
     by_levels = sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))
-    picked: list[ColumnProfile] = []
+    picked: dict[str, ColumnProfile] = {}
     for column in [*named, *by_levels]:
-        if all(column.name != p.name for p in picked):
-            picked.append(column)
-    return picked[:n]
+        picked.setdefault(column.name, column)
+    return list(picked.values())[:n]
 
 
 def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
