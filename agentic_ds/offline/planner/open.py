@@ -110,19 +110,13 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
             source = clean
     # Every later stage reads the cleaned copy: its description says so (the coder and the reviewers read it).
     reads = f"Read the cleaned copy `{source}`. " if source != data.path else ""
-    numeric = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
-    builder.add(
-        "identity",
-        f"Is {name} defined by other columns?",
-        f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
-        f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
-        "variation between the factors.",
-        f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
-        slug="identity",
-        data_path=source,
-        target=name,
-        columns=[c for c in numeric if c != name][:14],
-    )
+    others = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name) and c.name != name]
+    builder.add("identity", f"Is {name} defined by other columns?",
+                f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
+                f"({', '.join(f'`{c}`' for c in others)}) before looking for drivers; if it is, split its "
+                "variation between the factors.",
+                f"{{path}} states whether {name} is determined by other columns and how its variation splits "
+                "between them.", slug="identity", data_path=source, target=name, columns=others[:14])
     time = next(iter(of_kind(data, "datetime")), None)
     if time is not None:
         builder.add("trend", f"{name} over time",

@@ -337,12 +337,8 @@ class AskReader:
                 head.column):                   # "the total number of passengers": their sum
             self.use(hit.position - 1, head.end)
             return Ask("sum", head.column, position=hit.position, sentence=sentence)
-        if (
-            head is not None
-            and self.kinds.get(head.column) in ("categorical", "text")
-            and self.tokens[after].low != self.tokens[after].word
-            and self.tokens[after].low not in self.plural_nouns
-        ):
+        if head is not None and self.kinds.get(head.column) in ("categorical", "text") and (
+                self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns):
             self.use(head.start, head.end)
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)

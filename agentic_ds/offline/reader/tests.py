@@ -78,9 +78,7 @@ def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None
     if "outliers_z" in stats:
         _use_z_definition(reader)
     if "ks" in stats:               # "against a normal with the sample mean and standard deviation": its parameters
-        for hit in hits:
-            if hit.stat in ("mean", "std"):
-                reader.use(hit.position, hit.position + hit.width)
+        reader.used |= {p for h in hits if h.stat in ("mean", "std") for p in range(h.position, h.position + h.width)}
     levene = next((a for a in found if a.stat == "levene"), None)
     for hit in hits if levene is not None else []:
         before = {t.low[:4] for t in reader.tokens[max(0, hit.position - 3): hit.position]}
