@@ -207,8 +207,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
-        value = {"rule": rule, "threshold": threshold}
-        found.append(Filter(column, "not_outlier", value, min(i, at), max(i, at) + 1))
+        found.append(Filter(column, "not_outlier", {"rule": rule, "threshold": threshold}, min(i, at), max(i, at) + 1))
     return found
 
 

@@ -105,7 +105,6 @@ def infer_methods(stage: StageRecord, profile: DataProfile, library: SkillLibrar
 
 def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
     step = Step(title)
-    seen: set[str] = set()
     for method in methods:
         try:
             code = method.render(library)
@@ -113,9 +112,8 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
             # ...but a broken template in the skills folder must still be visible to whoever maintains it.
             log.warning("skipped %s/%s: it does not render", method.skill, method.template, exc_info=True)
             continue
-        if code in seen:
+        if any(code == attempt.code for attempt in step.attempts):
             continue
-        seen.add(code)
         step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
     if step.attempts and methods[0].template != "compute_answers":
         first = methods[0].params
