@@ -71,7 +71,8 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
                     continue
                 if content.role == "user":
                     user_texts.append(part.text)
-                    _close_turn(exchanges)
+                    for earlier in exchanges:           # a message ends the turn of every call before it
+                        earlier.current_turn = False
             if part.function_call:
                 call = part.function_call
                 exchange = ToolExchange(name=call.name or "", args=dict(call.args or {}))
@@ -116,11 +117,6 @@ def _system_text(request: LlmRequest) -> str:
 def _declared_tools(request: LlmRequest) -> tuple[str, ...]:
     tools = (request.config.tools if request.config else None) or []
     return tuple(sorted(d.name for t in tools for d in getattr(t, "function_declarations", None) or []))
-
-
-def _close_turn(exchanges: list[ToolExchange]) -> None:
-    for exchange in exchanges:
-        exchange.current_turn = False
 
 
 def _attach(pending: dict[str, ToolExchange], exchanges: list[ToolExchange], response: Any) -> None:

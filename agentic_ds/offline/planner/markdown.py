@@ -46,8 +46,7 @@ def render_plan(stages: list[PlanStage], criteria: list[str], preamble: str = ""
     for number, stage in enumerate(stages, start=1):
         lines += ["", f"### Stage {number}: {stage.title}", stage.description.strip()]
         lines.append(f"Expected outputs: {'; '.join(stage.expected_outputs)}")
-    lines += ["", "## Success criteria"]
-    lines += [f"- {criterion}" for criterion in criteria]
+    lines += ["", "## Success criteria", *(f"- {criterion}" for criterion in criteria)]
     return "\n".join(lines).strip() + "\n"
 
 
@@ -99,8 +98,7 @@ def parse_plan(text: str) -> MarkdownPlan:
             body.append(line)
     _close(stages, body)
     if not stages:
-        stripped = text.strip()
-        stages = [PlanStage(title="Analysis", description=stripped or "Analyse the data to answer the task.")]
+        stages = [PlanStage(title="Analysis", description=text.strip() or "Analyse the data to answer the task.")]
     return MarkdownPlan(stages=stages, success_criteria=criteria)
 
 

@@ -33,9 +33,7 @@ class Roles:
     time: str = ""                                # time axis
     columns: list[str] = field(default_factory=list)   # a set of columns (features, numeric block)
     statistic: str = ""
-    percentile: float | None = None
     top_n: int = 10
-    group_values: list[str] = field(default_factory=list)
     id_columns: list[str] = field(default_factory=list)
     encoding: str = ""                            # the data file's codec as profiled ("" or UTF-8: none passed)
     given: dict[str, Any] = field(default_factory=dict)  # params the question fixes itself (asks, filters, joins...)
@@ -48,21 +46,17 @@ def _has(text: str, *needles: str) -> bool:
 def _value_for(name: str, meaning: str, roles: Roles) -> tuple[bool, Any]:
     """(known, value) for one param; known=False when no role fits the param at all."""
     n = name.lower()
-    text = f"{n.replace('_', ' ')} {meaning.lower()}"
     wants_list = _has(n, "cols", "columns", "features", "vars", "variables") or meaning.lower().startswith("list")
     if _has(n, "id", "ids", "id cols", "id_cols", "key", "keys") or n in ("id_cols", "id_col", "key_cols"):
         return True, (roles.id_columns or None) if wants_list else (roles.id_columns[0] if roles.id_columns else None)
     if _has(n, "stat", "statistic", "agg", "aggregation", "func", "measure") and not _has(n, "col", "column"):
         return True, roles.statistic or None
     if _has(n, "q", "p", "quantile", "percentile", "pct"):
-        if roles.percentile is None:
-            return True, None
-        fraction = _has(text, "fraction", "0-1", "0 1", "between 0 and 1", "0..1")
-        return True, roles.percentile / 100 if fraction else roles.percentile
+        return True, None                     # no step of the offline plans fixes a percentile
     if _has(n, "top", "n", "k", "limit", "top_n", "n_top"):
         return True, roles.top_n
     if "group" in n and _has(n, "values", "levels", "groups", "names"):
-        return True, roles.group_values or None
+        return True, None                     # ... nor the groups to keep
     if _has(n, "time", "date", "datetime", "period", "timestamp", "time_col", "date_col"):
         return True, roles.time or None
     if any(w in n for w in ("group", "by", "segment", "category", "categ", "cat_col", "hue")):
@@ -124,9 +118,6 @@ GOALS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "driver_model": ("drivers-analysis", ("driver_model",), "in-sample model cross-validated drivers"),
     "descriptive": ("descriptive-statistics", ("describe",), "describe summary descriptive statistics every column"),
     "answers": ("direct-answers", ("compute_answers",), "answer question statistics filters joins format"),
-    "statistic": ("descriptive-statistics", ("statistic",), "single statistic value answer mean median percentile"),
-    "top_values": ("descriptive-statistics", ("top_values",), "most common frequent values frequency counts top"),
-    "correlation": ("correlation-and-association", ("pairwise_association",), "correlation between two columns pair"),
     "relationships": ("correlation-and-association", ("correlation_matrix",), "correlation matrix numeric columns"),
     "compare": ("group-comparisons", ("compare_groups",), "compare groups test difference means"),
     "trend": ("time-series", ("trend_seasonality", "trend"), "trend over time change growth resample"),
@@ -155,9 +146,7 @@ def candidate_methods(library: SkillLibrary, goal: str, roles: Roles, *, context
     """Every bindable template for `goal`, best first (deterministic)."""
     skill_name, preferred, words = GOALS.get(goal, ("", (), goal))
     skills = [library.get(skill_name)] if skill_name in library.names() else []
-    for ranked in library.rank(f"{words} {context}", k=3):
-        if ranked not in skills:
-            skills.append(ranked)
+    skills += [ranked for ranked in library.rank(f"{words} {context}", k=3) if ranked not in skills]
     methods: list[Method] = []
     for skill in skills:
         specs = sorted(skill.templates, key=lambda s: (s.name not in preferred, -_overlap(s, words), s.name))

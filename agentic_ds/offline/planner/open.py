@@ -80,13 +80,8 @@ def pick_target(task: str, data: FileProfile) -> ColumnProfile | None:
     """The quantity an open task is about: the numeric column it names, else the most telling name."""
     numeric = [c for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
     named = mentioned_columns(task, numeric)
-    if named:
-        return named[0]
-    for keyword in INTERESTING:
-        for column in numeric:
-            if keyword in column.name.lower():
-                return column
-    return numeric[0] if numeric else None
+    telling = (c for keyword in INTERESTING for c in numeric if keyword in c.name.lower())
+    return named[0] if named else next(telling, numeric[0] if numeric else None)
 
 
 def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
@@ -94,23 +89,17 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
     groupable = [c for c in data.columns if is_groupable(c)]
     named = mentioned_columns(task, groupable)
     by_levels = sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))
-    picked: list[ColumnProfile] = []
+    picked: dict[str, ColumnProfile] = {}
     for column in [*named, *by_levels]:
-        if all(column.name != p.name for p in picked):
-            picked.append(column)
-    return picked[:n]
-
-
-def needs_cleaning(columns: list[ColumnProfile], duplicate_rows: int | None) -> bool:
-    spelled = any("spell" in note.lower() for c in columns for note in c.notes)
-    return bool(duplicate_rows) or spelled
+        picked.setdefault(column.name, column)
+    return list(picked.values())[:n]
 
 
 def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
     data, profile = builder.data, builder.profile
     name = target.name
     source = data.path
-    if needs_cleaning(data.columns, data.duplicate_rows):
+    if data.duplicate_rows or any("spell" in note.lower() for c in data.columns for note in c.notes):
         clean = f"outputs/clean/{PurePosixPath(data.path).stem}.csv"
         dropped = f"{data.duplicate_rows} duplicate row(s)" if data.duplicate_rows else "no duplicate rows"
         if builder.add("clean", "Drop duplicate rows and tidy spellings",
@@ -121,19 +110,13 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
             source = clean
     # Every later stage reads the cleaned copy: its description says so (the coder and the reviewers read it).
     reads = f"Read the cleaned copy `{source}`. " if source != data.path else ""
-    numeric = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name)]
-    builder.add(
-        "identity",
-        f"Is {name} defined by other columns?",
-        f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
-        f"({', '.join(f'`{c}`' for c in numeric if c != name)}) before looking for drivers; if it is, split its "
-        "variation between the factors.",
-        f"{{path}} states whether {name} is determined by other columns and how its variation splits between them.",
-        slug="identity",
-        data_path=source,
-        target=name,
-        columns=[c for c in numeric if c != name][:14],
-    )
+    others = [c.name for c in of_kind(data, "numeric") if not ID_NAME.search(c.name) and c.name != name]
+    builder.add("identity", f"Is {name} defined by other columns?",
+                f"{reads}Check whether `{name}` is a product, sum, difference or ratio of other numeric columns "
+                f"({', '.join(f'`{c}`' for c in others)}) before looking for drivers; if it is, split its "
+                "variation between the factors.",
+                f"{{path}} states whether {name} is determined by other columns and how its variation splits "
+                "between them.", slug="identity", data_path=source, target=name, columns=others[:14])
     time = next(iter(of_kind(data, "datetime")), None)
     if time is not None:
         builder.add("trend", f"{name} over time",

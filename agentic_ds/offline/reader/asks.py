@@ -148,20 +148,17 @@ class AskReader:
         self.use(chosen.start, chosen.end)
         return chosen.column
 
-    def columns_for(self, position: int, sentence: int, count: int, suits: Callable[[str], bool] | None = None,
-                    exclude: tuple[str, ...] = ()) -> list[str]:
-        """Up to `count` distinct columns named in the sentence (after `position` first), then anywhere."""
+    def columns_for(self, position: int, sentence: int, suits: Callable[[str], bool] | None = None) -> list[str]:
+        """Up to two distinct columns named in the sentence (after `position` first), then anywhere."""
         suits = suits or self.numeric
-        here = [m for m in self.by_sentence.get(sentence, []) if m.column not in exclude and suits(m.column)]
+        here = [m for m in self.by_sentence.get(sentence, []) if suits(m.column)]
         ordered = [m for m in here if m.start > position] + [m for m in here if m.start <= position]
-        ordered += [m for m in self.mentions if suits(m.column) and m.column not in exclude and m not in here]
         chosen: dict[str, Mention] = {}
-        for mention in ordered:
-            if mention.column not in chosen and len(chosen) < count:
-                chosen[mention.column] = mention
-        for mention in chosen.values():
+        for mention in ordered + [m for m in self.mentions if suits(m.column) and m not in here]:
+            chosen.setdefault(mention.column, mention)
+        for mention in list(chosen.values())[:2]:
             self.use(mention.start, mention.end)
-        return list(chosen)
+        return list(chosen)[:2]
 
     # -- groups --------------------------------------------------------------------------------------
     def which_group(self, sentence: int) -> tuple[str, str, int]:
@@ -175,9 +172,7 @@ class AskReader:
                 continue
             for j in range(group.end, min(last, group.end + LOOKAHEAD)):
                 if self.tokens[j].low in EXTREMES and j not in self.taken:
-                    self.use(i, i + 1)
-                    self.use(group.start, group.end)
-                    self.use(j, j + 1)
+                    self.used |= {i, j, *range(group.start, group.end)}
                     return group.column, EXTREMES[self.tokens[j].low], j
         for j in range(first + 2, last):                 # "the country with the highest life expectancy"
             word = self.tokens[j].low
@@ -185,8 +180,7 @@ class AskReader:
                 owner = [m for m in self.by_sentence.get(sentence, []) if j - 5 <= m.end <= j - 2]
                 group = pick(owner[-1:], self.groupable)
                 if group is not None:
-                    self.use(group.start, group.end)
-                    self.use(j - 2, j + 1)
+                    self.used |= {*range(group.start, group.end), *range(j - 2, j + 1)}
                     return group.column, SUPERLATIVES[word], j
         return "", "", -1
 
@@ -205,8 +199,7 @@ class AskReader:
                 fits = self.groupable if loose else self._few_levels
                 group = pick(self.near(end, end + 2), fits)
                 if group is not None:
-                    self.use(i, end)
-                    self.use(group.start, group.end)
+                    self.used |= {*range(i, end), *range(group.start, group.end)}
                     return group.column
         return ""
 
@@ -344,12 +337,8 @@ class AskReader:
                 head.column):                   # "the total number of passengers": their sum
             self.use(hit.position - 1, head.end)
             return Ask("sum", head.column, position=hit.position, sentence=sentence)
-        if (
-            head is not None
-            and self.kinds.get(head.column) in ("categorical", "text")
-            and self.tokens[after].low != self.tokens[after].word
-            and self.tokens[after].low not in self.plural_nouns
-        ):
+        if head is not None and self.kinds.get(head.column) in ("categorical", "text") and (
+                self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns):
             self.use(head.start, head.end)
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)

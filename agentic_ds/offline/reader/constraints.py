@@ -72,7 +72,8 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             start = max(j for j in range(max(0, i - 3), i) if tokens[j].low in NEGATIONS)
             found.taken |= set(range(start, min(len(tokens), i + 2)))
         elif low in ("equal", "unequal") and _next(tokens, i) in ("variances", "variance"):
-            found.methods.append("student" if low == "equal" and _previous(tokens, i) not in NEGATIONS else "welch")
+            negated = i > 0 and tokens[i - 1].low in NEGATIONS             # "not assuming equal variances"
+            found.methods.append("student" if low == "equal" and not negated else "welch")
             found.taken |= {i, i + 1} | ({i + 2} if _next(tokens, i + 1) in ("assumed", "assume") else set())
         elif low in METHOD_WORDS:
             found.methods.append(METHOD_WORDS[low])
@@ -107,10 +108,6 @@ def _absolute(tokens: Sequence[Token], i: int) -> bool:
 
 def _next(tokens: Sequence[Token], i: int) -> str:
     return tokens[i + 1].low if i + 1 < len(tokens) else ""
-
-
-def _previous(tokens: Sequence[Token], i: int) -> str:
-    return tokens[i - 1].low if i >= 1 else ""
 
 
 def _digits(token: Token) -> int | None:

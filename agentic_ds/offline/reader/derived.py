@@ -58,9 +58,7 @@ def _defined_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Derived 
         start, body = i, i + 1
     else:
         return None
-    if not name:
-        return None
-    parsed = _expression(tokens, body, index)
+    parsed = _expression(tokens, body, index) if name else None
     if parsed is None:
         return None
     expression, end, columns = parsed

@@ -69,7 +69,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         if i in taken:
             i += 1
             continue
-        op, width = _comparator(tokens, i)
+        op, width = next(((op, len(said)) for said, op in _COMPARATORS
+                          if tuple(t.low for t in tokens[i: i + len(said)]) == said), (None, 0))
         if tokens[i].low == "between":
             op, width = "between", 1
         j = i + width
@@ -158,13 +159,6 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
     return Mention(at, at, holding[0], False) if len(holding) == 1 else None
 
 
-def _comparator(tokens: Sequence[Token], i: int) -> tuple[str | None, int]:
-    for words, op in _COMPARATORS:
-        if tuple(t.low for t in tokens[i: i + len(words)]) == words:
-            return op, len(words)
-    return None, 0
-
-
 def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mention | None:
     """The numeric column named just before position `i` (linking words like "is", "of" may sit between)."""
     j = i
@@ -213,8 +207,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
-        value = {"rule": rule, "threshold": threshold}
-        found.append(Filter(column, "not_outlier", value, min(i, at), max(i, at) + 1))
+        found.append(Filter(column, "not_outlier", {"rule": rule, "threshold": threshold}, min(i, at), max(i, at) + 1))
     return found
 
 

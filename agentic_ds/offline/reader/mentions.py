@@ -156,10 +156,8 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
             found.append(phrase)
             i = phrase.end
             continue
-        token = tokens[i]
-        word = token.word.rsplit("_", 1)[-1]
-        names = index.candidates(word) if token.is_word and token.low not in NOT_ALONE else []
-        name = _only(word, names, index)
+        word = _telling(tokens[i])
+        name = _only(word, index.candidates(word) if word else [], index)
         if name:
             found.append(Mention(i, i + 1, name, False))
         i += 1

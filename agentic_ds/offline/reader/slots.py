@@ -98,8 +98,7 @@ def slot_part(slot: str) -> str:
         return "significant"
     if parts[0] == "r" and len(parts) > 1 and parts[1] in ("squared", "sq", "2"):
         return "r2"
-    found = [SLOT_PARTS[p] for p in parts if p in SLOT_PARTS]
-    return found[0] if found else "value"
+    return next((SLOT_PARTS[p] for p in parts if p in SLOT_PARTS), "value")
 
 
 def _stat_of_slot(slot: str) -> str:
@@ -188,20 +187,16 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         free = [a for a in free if a.stat in TESTS]
     if not free:
         return None
-    slot_words = set(words(slot))
-    wanted = _stat_of_slot(slot) if part == "value" else ""
-    if part == "value":
-        grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
-        if grouped:
-            return grouped[0]
-        same = [a for a in free if FAMILIES.get(a.stat, a.stat) == wanted] if wanted else []
-        if same:
-            named = [a for a in same if slot_words & set(words(a.column))]
-            return (named or same)[0]
-        plain = [a for a in free if not a.slots] or free
-        named = [a for a in plain if slot_words & set(words(a.column))]
-        return (named or plain)[0]
-    return free[0]
+    if part != "value":
+        return free[0]
+    slot_words, wanted = set(words(slot)), _stat_of_slot(slot)
+    grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
+    if grouped:
+        return grouped[0]
+    same = [a for a in free if FAMILIES.get(a.stat, a.stat) == wanted] if wanted else []
+    pool = same or [a for a in free if not a.slots] or free
+    named = [a for a in pool if slot_words & set(words(a.column))]
+    return (named or pool)[0]
 
 
 def name_asks(asks: list[Ask]) -> None:

@@ -32,13 +32,6 @@ class Join:
         return param | {"encoding": self.encoding} if self.encoding else param
 
 
-@dataclass
-class Sources:
-    primary: FileProfile | None
-    joins: list[Join]
-    problem: str = ""
-
-
 def file_nouns(data: FileProfile) -> set[str]:
     """The words of a file's name, singular: `inputs/shop/orders.csv` -> {"order"}."""
     return set(words(PurePosixPath(data.path).stem))
@@ -50,11 +43,13 @@ def file_name(path: str) -> str:
 
 
 def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others: Sequence[str],
-                   task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()) -> Sources:
-    """The primary file (the one the task names, then most of `targets`, then of `others`, then its nouns in the
-    task) and the joins it needs. `named`: the file names the task writes, lower-cased ("orders.csv")."""
+                   task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()
+                   ) -> tuple[FileProfile | None, list[Join], str]:
+    """(primary, joins, problem): the primary file (the one the task names, then most of `targets`, then of
+    `others`, then its nouns in the task) and the joins it needs. `named`: the file names the task writes,
+    lower-cased ("orders.csv")."""
     if not files:
-        return Sources(None, [], "no readable input file")
+        return None, [], "no readable input file"
     said = set(task_words)
     targets = [t for t in dict.fromkeys(targets) if any(find_column(f, t) for f in files)]
     others = [o for o in dict.fromkeys(others) if any(find_column(f, o) for f in files) and o not in targets]
@@ -75,11 +70,10 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
         join = _join_for(primary, needed, files, joins)
         if join is None:
             holders = ", ".join(f.path for f in files if find_column(f, needed))
-            return Sources(primary, joins,
-                           f"`{needed}` is in {holders}, which shares no key column with {primary.path}")
+            return primary, joins, f"`{needed}` is in {holders}, which shares no key column with {primary.path}"
         joins.append(join)
         have |= {c.name for f in files if f.path == join.path for c in f.columns}
-    return Sources(primary, joins)
+    return primary, joins, ""
 
 
 def _join_for(primary: FileProfile, needed: str, files: Sequence[FileProfile], joins: list[Join]) -> Join | None:

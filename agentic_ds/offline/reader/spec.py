@@ -157,8 +157,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     # "the slope (5 decimals) and the intercept (1 decimal)": one rounding serves all, the finest said
     spec.digits = max(constraints.roundings) if constraints.roundings else constraints.digits
     taken = set(constraints.taken)
-    for derived in spec.derived:
-        taken |= set(range(derived.start, derived.end))
+    taken |= {p for derived in spec.derived for p in range(derived.start, derived.end)}
     for start, end, level in verdict_rules(tokens):         # "(yes if p < 0.01)": read with its yes/no slot
         taken |= set(range(start, end))
         if constraints.alpha is None and level is not None and 0 < level <= 0.5:
@@ -236,8 +235,7 @@ def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: li
     targets = [c for a in spec.asks for c in (a.column, a.second) if c and c not in derived_names]
     targets += [c for d in spec.derived for c in d.columns]
     others = [c for c in spec.columns if c not in targets and c not in derived_names]
-    sources = choose_sources(files, targets, others, tokens_words, counted, named)
-    spec.data, spec.joins, spec.problem = sources.primary, sources.joins, sources.problem
+    spec.data, spec.joins, spec.problem = choose_sources(files, targets, others, tokens_words, counted, named)
     if len(files) > 1 and spec.data is not None:
         used = ", ".join(f"`{p}`" for p in spec.files)
         how = " joined on " + ", ".join(f"`{j.key}`" for j in spec.joins) if spec.joins else ""

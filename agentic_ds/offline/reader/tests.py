@@ -52,9 +52,8 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
     for stat, hit in kinds.items():
         ask = _READERS[stat](reader, hit, sentence)
         if ask is not None and ask.column:
-            for other in hits:
-                if other.stat == stat:
-                    reader.use(other.position, other.position + other.width)
+            reader.used |= {p for other in hits if other.stat == stat for p in range(other.position,
+                                                                                     other.position + other.width)}
             found.append(ask)
     c = reader.constraints
     if c.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
@@ -70,9 +69,7 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
 def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None:
     """The words a test is asked with ("a significant difference", "is the variance equal", "centred on the
     median") are the test's, not asks of their own."""
-    for i, token in enumerate(reader.tokens):
-        if token.low in TEST_TALK:
-            reader.use(i, i + 1)
+    reader.used |= {i for i, token in enumerate(reader.tokens) if token.low in TEST_TALK}
     stats = {a.stat for a in found}
     for hit in hits:
         outlier_words = hit.stat == "count" or hit.stat == "iqr" and "outliers_iqr" in stats
@@ -81,9 +78,7 @@ def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None
     if "outliers_z" in stats:
         _use_z_definition(reader)
     if "ks" in stats:               # "against a normal with the sample mean and standard deviation": its parameters
-        for hit in hits:
-            if hit.stat in ("mean", "std"):
-                reader.use(hit.position, hit.position + hit.width)
+        reader.used |= {p for h in hits if h.stat in ("mean", "std") for p in range(h.position, h.position + h.width)}
     levene = next((a for a in found if a.stat == "levene"), None)
     for hit in hits if levene is not None else []:
         before = {t.low[:4] for t in reader.tokens[max(0, hit.position - 3): hit.position]}
@@ -107,7 +102,7 @@ def _use_z_definition(reader: AskReader) -> None:
 def _pair(reader: AskReader, hit: Hit, sentence: int, stat: str, params: dict[str, Any],
           suits: Callable[[str], bool] | None = None) -> Ask | None:
     """An ask of two columns named for it (numeric unless `suits` says otherwise); None when fewer are named."""
-    columns = reader.columns_for(hit.position, sentence, 2, suits)
+    columns = reader.columns_for(hit.position, sentence, suits)
     if len(columns) < 2:
         return None
     return Ask(stat, columns[0], columns[1], params=params, position=hit.position, sentence=sentence)
@@ -181,9 +176,8 @@ def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     if pair is None:
         return None
     y, x, start, end = pair
-    for i in range(start, end):     # "regress log(y) on x": the line of y, not of its log, is all it computes
-        if reader.tokens[i].low not in TRANSFORMS:
-            reader.use(i, i + 1)
+    # "regress log(y) on x": the line of y, not of its log, is all it computes
+    reader.used |= {i for i in range(start, end) if reader.tokens[i].low not in TRANSFORMS}
     return Ask("linreg", y, x, position=hit.position, sentence=sentence)
 
 

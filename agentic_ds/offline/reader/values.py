@@ -158,13 +158,11 @@ def _capitalised(tokens: Sequence[Token], i: int, skip: set[int]) -> bool:
 def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]
                  ) -> dict[tuple[str, ...], list[tuple[str, str]]]:
     index: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-    seen: set[tuple[str, str]] = set()
 
     def add(name: str, raw: Any) -> None:
         text = str(raw).strip()
-        key = tuple(t.low for t in tokenize(text))
-        if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in seen:
-            seen.add((name, text))
+        key = tuple(t.low for t in tokenize(text))     # one key per text: a pair is listed under it once
+        if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in index.get(key, []):
             index.setdefault(key, []).append((name, text))
 
     for column in columns.values():

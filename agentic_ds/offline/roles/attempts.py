@@ -22,7 +22,7 @@ from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, prima
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.mentions import mentioned_columns, words
 from agentic_ds.offline.reader.vocabulary import STAGE_GOALS
-from agentic_ds.profiling.model import DataProfile, FileProfile
+from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import StageRecord
 from agentic_ds.skills import SkillLibrary
 from agentic_ds.skills.templates import python_literal
@@ -90,11 +90,6 @@ def infer_methods(stage: StageRecord, profile: DataProfile, library: SkillLibrar
         return candidate_methods(library, "answers", roles, context=text)[:1]
     said = set(words(text))
     goal = next((g for g, vocabulary in STAGE_GOALS if said & vocabulary), "descriptive")
-    _roles_from_mentions(roles, text, data)
-    return candidate_methods(library, goal, roles, context=text)
-
-
-def _roles_from_mentions(roles: Roles, text: str, data: FileProfile) -> None:
     named = mentioned_columns(text, data.columns)
     numeric = [c.name for c in named if c.kind == "numeric"]
     groups = [c.name for c in named if is_groupable(c)]
@@ -105,11 +100,11 @@ def _roles_from_mentions(roles: Roles, text: str, data: FileProfile) -> None:
     roles.group = (groups or [c.name for c in data.columns if is_groupable(c)] or [""])[0]
     roles.time = (dated or [""])[0]
     roles.columns = numeric or all_numeric[:12]
+    return candidate_methods(library, goal, roles, context=text)
 
 
 def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
     step = Step(title)
-    seen: set[str] = set()
     for method in methods:
         try:
             code = method.render(library)
@@ -117,9 +112,8 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
             # ...but a broken template in the skills folder must still be visible to whoever maintains it.
             log.warning("skipped %s/%s: it does not render", method.skill, method.template, exc_info=True)
             continue
-        if code in seen:
+        if any(code == attempt.code for attempt in step.attempts):
             continue
-        seen.add(code)
         step.attempts.append(Attempt(f"{method.skill}/{method.template}", code, str(method.params["result_path"])))
     if step.attempts and methods[0].template != "compute_answers":
         first = methods[0].params

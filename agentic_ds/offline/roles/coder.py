@@ -62,10 +62,8 @@ def _run_here(req: ParsedRequest, code: str) -> bool:
 
 def _already_run(req: ParsedRequest, code: str) -> bool:
     """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
-    if _run_here(req, code):
-        return True
     shown = ctx.text(req, "previous_code")
-    return bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
+    return _run_here(req, code) or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
 def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply:
@@ -129,8 +127,7 @@ def _has_summary(document: Any) -> bool:
 
 
 def _error_text(run: ToolExchange) -> str:
-    response = run.response or {}
-    error = str(response.get("error") or "").strip() or "the code failed"
+    error = str((run.response or {}).get("error") or "").strip() or "the code failed"
     return error.splitlines()[-1][:300]
 
 

@@ -81,9 +81,9 @@ def review_plan(plan_text: str, task: str, profile: DataProfile) -> list[str]:
     paths = {f.path for f in profile.files}
     if columns:
         listed = ", ".join(sorted(columns)[:MAX_LISTED_COLUMNS])
-        for token in sorted(set(_BACKTICKED.findall(plan_text))):
-            if _looks_like_column(token, columns) and token not in columns and token not in paths:
-                problems.append(f"`{token}` is not a column of the data (columns: {listed}).")
+        problems += [f"`{token}` is not a column of the data (columns: {listed})."
+                     for token in sorted(set(_BACKTICKED.findall(plan_text)))
+                     if _looks_like_column(token, columns) and token not in columns and token not in paths]
     reading = read_question(task, profile)
     if reading.direct:
         problems += [f"No stage uses `{c}`, which the question is about." for c in reading.spec.columns

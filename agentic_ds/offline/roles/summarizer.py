@@ -62,11 +62,9 @@ def headline(document: dict[str, Any], task: str) -> str:
 
 def _answer_lines(answer: dict[str, Any]) -> list[str]:
     text = str(answer.get("answer") or "").strip()
-    lines = [text or "No validated answer was produced."]
-    for ask in answer.get("asks") or []:
-        if isinstance(ask, dict) and not ask.get("answered"):
-            lines.append(f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})")
-    return lines
+    return [text or "No validated answer was produced."] + [
+        f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})"
+        for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
 
 
 def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],

@@ -53,8 +53,7 @@ def _direct(reading: Reading, asks: list[dict[str, str]], documents: dict[str, d
     answered = [p["answer"] for p in parts if p["answered"]]
     answer = " ".join(dict.fromkeys(answered)) or "No ask could be answered from the result."
     caveats = list(reading.spec.caveats) + [str(n) for n in document.get("notes") or []]
-    grouped = bool(document.get("by_group"))
-    kind = "table" if grouped else "number" if len(reading.spec.asks) == 1 else "text"
+    kind = "table" if document.get("by_group") else "number" if len(reading.spec.asks) == 1 else "text"
     return _reply(bool(answered), answer, parts, caveats, kind,
                   trace=[f"Read the task as a direct question of {len(reading.spec.asks)} ask(s).",
                          f"Re-read {path}, which {document.get('skill', '?')}/{ANSWERS_TEMPLATE} wrote."])
