@@ -584,3 +584,38 @@ def test_a_share_of_rows_with_no_condition_read_is_not_confident(plant):
     assert not reading.direct and "no condition was read" in reading.why_unread()
     counted = read_question("What share of the rows have air flow above 55?", plant)
     assert counted.direct, counted.why_unread()
+
+
+@pytest.mark.parametrize(("task", "threshold", "side"), [
+    ("How many employees earn a salary more than 2 standard deviations away from the mean salary?", 2.0, None),
+    ("Any salaries beyond 2.5 SD from the mean (sample sd)? How many?", 2.5, None),
+    ("How many employees have a salary more than 1.5 SD above the mean?", 1.5, "upper"),
+    ("How many bonuses lie more than two standard deviations below the average bonus?", 2.0, "lower"),
+])
+def test_a_multiple_of_the_standard_deviation_is_the_z_rule(profiles, task, threshold, side):
+    # read before as a bound of the column itself ("salary > 2"), or as the mean and the SD to report
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.params.get("threshold"), a.params.get("side")) for a in reading.spec.asks] == [
+        ("outliers_z", threshold, side)]
+    assert reading.spec.filters == []
+
+
+@pytest.mark.parametrize("task", [
+    "How many employees have a salary within 2 SD of the mean?",
+    "How many employees have a salary less than 2 standard deviations from the mean?",
+])
+def test_a_distance_in_standard_deviations_that_is_not_beyond_is_not_confident(profiles, task):
+    assert not read_question(task, profiles["emp"]).direct
+
+
+def test_a_condition_the_data_contradicts_is_not_confident(profiles):
+    # a bound every row meets: the number belongs to something else; no row left: a statistic of nothing
+    every = read_question("What is the mean bonus of employees with a salary above 5?", profiles["emp"])
+    assert not every.direct and "`salary > 5.0` keeps every row" in every.why_unread()
+    none = read_question("What is the mean bonus of employees older than 500?", profiles["emp"])
+    assert not none.direct and "no row meets `age > 500.0`" in none.why_unread()
+    counted = read_question("How many employees are older than 500?", profiles["emp"])    # none is an answer
+    assert counted.direct, counted.why_unread()
+    ranged = read_question("What is the mean salary of employees with an age between 18 and 99?", profiles["emp"])
+    assert ranged.direct, ranged.why_unread()          # a range that spans the data: said, not contradicted

@@ -18,6 +18,7 @@ from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import number as number_of
+from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_PHRASES,
     DOUBT_WORDS,
@@ -204,10 +205,51 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
               and not (counted_missing and t.low == "no")]
     if denied:          # "nobody recorded whether they are male or female" read as the rows that are
         doubts.append(f"the negation(s) {_listed(denied)} are not read")
+    doubts += _idle_or_empty(spec, columns)
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
         doubts.append(f"no column was named for {_listed(guessed)}")
     return doubts
+
+
+def _idle_or_empty(spec: QuestionSpec, columns: Sequence[ColumnProfile]) -> list[str]:
+    """Conditions the data contradicts, by the profile's range of each column: one bound that every row meets
+    selects nothing ("income > 3" where incomes run from 377 up: the number belongs to something else, here a
+    z-score), and a condition no row meets leaves a statistic with no rows (a count of none is an answer)."""
+    ranges = {c.name: (c.min, c.max) for c in columns if _number(c.min) and _number(c.max)}
+    bounds: dict[str, list[Filter]] = {}
+    for found in spec.filters:
+        if found.column in ranges and found.op in _KEEPS and _number(found.value):
+            bounds.setdefault(found.column, []).append(found)
+    counting = all(a.stat in ("count", "percent_rows") for a in spec.asks)
+    doubts = []
+    for column, said in bounds.items():
+        low, high = ranges[column]
+        kept = [_KEEPS[f.op](f.value, low, high) for f in said]
+        shown = f"{column} runs from {low:g} to {high:g}"
+        if len(said) == 1 and kept[0] == "all" and split_words(column)[-1:] != ["year"]:
+            doubts.append(f"`{said[0].text()}` keeps every row ({shown}): the number is not a bound of {column}")
+        elif "none" in kept and not counting:
+            doubts.append(f"no row meets `{' and '.join(f.text() for f in said)}` ({shown})")
+    return doubts
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _kept(low_ok: bool, high_ok: bool) -> str:
+    return "all" if low_ok and high_ok else "none" if not low_ok and not high_ok else "some"
+
+
+# Which rows of a column running from `low` to `high` a one-sided condition keeps: all, none or some.
+_KEEPS = {
+    ">": lambda v, low, high: _kept(low > v, high > v),
+    ">=": lambda v, low, high: _kept(low >= v, high >= v),
+    "<": lambda v, low, high: _kept(high < v, low < v),
+    "<=": lambda v, low, high: _kept(high <= v, low <= v),
+    "==": lambda v, low, high: "none" if not low <= v <= high else "some",
+}
 
 
 def outlier_rule_applied(spec: QuestionSpec) -> bool:

@@ -79,6 +79,10 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
 ROUND_WORDS = frozenset({"round", "rounded", "rounding", "rounds"})
 Z_WORDS = frozenset({"z-score", "z-scores", "zscore", "zscores"})
+BEYOND = frozenset({"more", "beyond", "outside", "over", "above", "exceed", "exceeds", "exceeding"})
+SD_TAIL = frozenset("away from the its their mean average ( ) sample sd std standard deviation".split())
+SD_SIDES = {"above": "upper", "over": "upper", "higher": "upper", "below": "lower", "under": "lower", "lower": "lower"}
+SD_UNITS = frozenset({"sd", "sds", "sigma", "sigmas", "σ"})     # "2 SD from the mean": a standard deviation as a unit
 ALPHA_WORDS = frozenset({"alpha", "α", "significance"})
 # Words of a named rule that are part of it, not asks of their own ("1.5 IQR rule").
 RULE_FILLERS = frozenset({"x", "×", "*", "times", "the", "of"})
