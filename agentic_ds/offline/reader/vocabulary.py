@@ -219,6 +219,10 @@ TEST_TALK = frozenset("""significant significantly significance difference diffe
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
 EACH_WORDS = frozenset({"each", "both", "all", "respectively"})
+# Words that point back at rows a clause chose, after "of"/"among" ("of those", "among them"); also "their mean".
+BACK_REFERENCES = frozenset("them those these".split())
+# Words that make a sentence a question or an order to compute something.
+ASKING_WORDS = frozenset("what which how is are does do compute calculate find give report count test ?".split())
 # Words that say nothing about what is asked, when comparing an ask with an answer or a criterion.
 STOP_WORDS = frozenset("""a an the of in on at for to and or with by over between from during did does do is are was
     were be been being how what which when where why who whose this that these those it its their there has have
