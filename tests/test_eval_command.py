@@ -91,6 +91,12 @@ def final(answer: str, *asks: str) -> dict:
     ("list", "contains", {"a": "north", "b": "south"}, final("North leads", "then South"), True),
     ("list", "contains", {"a": "north", "b": "south"}, final("North leads"), False),
     ("mean? @mean[value]", "numeric", {"mean": 1.0}, final("x", "@mean[1.0]"), True),   # from an ask's answer
+    # a verdict is its word, whole, and not hedged with its opposite
+    ("equal? @same[yes/no]", "numeric", {"same": "no"}, final("@same[no]"), True),
+    ("equal? @same[yes/no]", "numeric", {"same": "no"}, final("@same[No, rejected at 5%]"), True),
+    ("equal? @same[yes/no]", "numeric", {"same": "no"}, final("@same[not rejected]"), False),
+    ("equal? @same[yes/no]", "numeric", {"same": "yes"}, final("@same[yes or no]"), False),
+    ("which? @island[name]", "numeric", {"island": "Dream"}, final("@island[Dreamland]"), False),
 ])
 def test_grading_reads_the_structured_final_answer(task, checker, expected, answer, correct):
     assert grade(task, checker, expected, answer).correct is correct

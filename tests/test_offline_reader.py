@@ -318,7 +318,8 @@ def test_tests_regressions_and_groups_named_by_their_values(profiles):
 
 def test_signs_and_spans_of_years_select_rows(profiles):
     negative = build_spec("In how many rows was the bonus negative?", profiles["emp"])
-    assert filters_of(negative) == [("bonus", "<", 0.0)] and not negative.doubts
+    assert filters_of(negative) == [("bonus", "<", 0.0)]
+    assert negative.doubts == ["no row meets `bonus < 0.0` (bonus runs from 91.32 to 14624.1)"]     # no bonus is
     span = build_spec("What is the mean signup_year of customers over 2019-2021?", profiles["shop"])
     assert filters_of(span) == [("signup_year", ">=", 2019), ("signup_year", "<=", 2021)] and not span.doubts
 
@@ -584,3 +585,94 @@ def test_a_share_of_rows_with_no_condition_read_is_not_confident(plant):
     assert not reading.direct and "no condition was read" in reading.why_unread()
     counted = read_question("What share of the rows have air flow above 55?", plant)
     assert counted.direct, counted.why_unread()
+
+
+@pytest.mark.parametrize(("task", "threshold", "side"), [
+    ("How many employees earn a salary more than 2 standard deviations away from the mean salary?", 2.0, None),
+    ("Any salaries beyond 2.5 SD from the mean (sample sd)? How many?", 2.5, None),
+    ("How many employees have a salary more than 1.5 SD above the mean?", 1.5, "upper"),
+    ("How many bonuses lie more than two standard deviations below the average bonus?", 2.0, "lower"),
+])
+def test_a_multiple_of_the_standard_deviation_is_the_z_rule(profiles, task, threshold, side):
+    # read before as a bound of the column itself ("salary > 2"), or as the mean and the SD to report
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.params.get("threshold"), a.params.get("side")) for a in reading.spec.asks] == [
+        ("outliers_z", threshold, side)]
+    assert reading.spec.filters == []
+
+
+@pytest.mark.parametrize("task", [
+    "How many employees have a salary within 2 SD of the mean?",
+    "How many employees have a salary less than 2 standard deviations from the mean?",
+])
+def test_a_distance_in_standard_deviations_that_is_not_beyond_is_not_confident(profiles, task):
+    assert not read_question(task, profiles["emp"]).direct
+
+
+def test_a_condition_the_data_contradicts_is_not_confident(profiles):
+    # a bound every row meets: the number belongs to something else; no row left: a condition tied to the wrong
+    # column ("quarters with a negative rate" read as quarter < 0), or nothing to answer from
+    every = read_question("What is the mean bonus of employees with a salary above 5?", profiles["emp"])
+    assert not every.direct and "`salary > 5.0` keeps every row" in every.why_unread()
+    none = read_question("What is the mean bonus of employees older than 500?", profiles["emp"])
+    assert not none.direct and "no row meets `age > 500.0`" in none.why_unread()
+    counted = read_question("How many employees are older than 500?", profiles["emp"])
+    assert not counted.direct and "no row meets `age > 500.0` (age runs from" in counted.why_unread()
+    ranged = read_question("What is the mean salary of employees with an age between 18 and 99?", profiles["emp"])
+    assert ranged.direct, ranged.why_unread()          # a range that spans the data: said, not contradicted
+
+
+@pytest.fixture(scope="module")
+def quarters(tmp_path_factory):
+    """Quarterly figures named as statsmodels names them (realint, realcons), and a measure with gaps."""
+    root = tmp_path_factory.mktemp("quarters")
+    path = root / "quarters.csv"
+    path.write_text("year,quarter,realint,realcons,body_mass_g,sex\n" + "".join(
+        f"{1960 + i // 4},{i % 4 + 1},{(i * 37) % 11 - 3},{1000 + 7 * i},{'' if i % 9 == 0 else 3000 + 13 * i},"
+        f"{'' if i % 7 == 0 else 'female' if i % 2 else 'male'}\n" for i in range(60)))
+    return profile_inputs([path], base=root)
+
+
+@pytest.mark.parametrize(("task", "column"), [
+    ("In how many quarters was the real interest rate negative?", "realint"),
+    ("What is the mean real consumption, to 1 decimal?", "realcons"),
+])
+def test_a_name_made_of_the_beginnings_of_words_is_named_by_them(quarters, task, column):
+    # read before as "quarter < 0" (the only word it knew), or not at all
+    reading = read_question(task, quarters)
+    assert reading.direct, reading.why_unread()
+    assert {c for a in reading.spec.asks for c in (a.column,) if c} | {f.column for f in reading.spec.filters} == {
+        column}
+
+
+def test_a_measure_named_by_two_of_its_words_and_not_used_is_not_confident(quarters):
+    # "body mass" names body_mass_g; the condition on it ("even though ... was measured") was not read
+    reading = read_question("How many rows have no sex recorded even though their body mass was measured?", quarters)
+    assert not reading.direct and "'body_mass_g' are named but not used" in reading.why_unread()
+
+
+def test_a_terse_request_holding_words_it_cannot_read_is_unread_not_an_open_analysis(profiles):
+    reading = read_question("Middle salary for each department (missing skipped).", profiles["emp"])
+    assert reading.kind == "unread" and "'each'" in reading.why_unread()
+
+
+def test_a_share_of_the_values_that_are_missing_is_the_missing_share(profiles):
+    reading = read_question("What percentage of the bonus values are missing?", profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column, a.params.get("scale")) for a in reading.spec.asks] == [("missing", "bonus", "percent")]
+
+
+@pytest.mark.parametrize(("task", "doubt"), [
+    # the per-group means are read, then dropped because no slot names them: the SD of the column is not the answer
+    ("For each department take the mean salary; what is the standard deviation of those department means? "
+     "@sd_means[value]", "per `department`' that the words ask for fill no answer slot"),
+    # a share read from the words gives way to a count of missing values guessed from the slot's name
+    ("What share of the staff have no bonus recorded? @pct_missing[value]", "that the words ask for fill no answer"),
+    # rows chosen by a statistic ("the lowest score of anyone"), then referred back to: no condition read them
+    ("Consider the employees rated as poorly as anyone (the lowest performance score). What is their mean salary?",
+     "'their' refers to rows no condition read selects"),
+])
+def test_asks_and_rows_the_words_name_that_the_reading_loses_are_not_confident(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert not reading.direct and doubt in reading.why_unread()

@@ -187,8 +187,14 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
                     "group": "region",
                     "slots": {"group:North": "median_north"},
                 },
+                {"name": "high_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "side": "upper"},
+                {"name": "low_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "side": "lower"},
+                {"name": "no_region", "stat": "missing", "column": "region", "scale": "fraction"},
             ],
-            "filters": [{"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}}],
+            "filters": [
+                {"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}},
+                {"column": "units", "op": "not_outlier", "value": {"rule": "z", "threshold": 2, "side": "lower"}},
+            ],
         },
     ),
     "identity_check": ("drivers-analysis", "identity_check", DATA, {"target": "revenue"}),
@@ -350,12 +356,20 @@ def test_compute_answers_matches_pandas_on_the_selected_rows(runs, frame):
     assert "kept" in result["summary"][len(answers)] and result["files_used"] == [DATA]
 
 
-def test_compute_answers_drops_outliers_first_and_fills_per_group_slots(runs, frame):
+def test_compute_answers_drops_outliers_first_counts_one_tail_and_shares_and_fills_per_group_slots(runs, frame):
     _, data = frame
     result = result_of(runs, "compute_answers_outliers")
     z = (data["revenue"] - data["revenue"].mean()) / data["revenue"].std()
     kept = data[z.abs() <= 2]
+    low = (kept["units"] - kept["units"].mean()) / kept["units"].std()
+    assert (low < -2).any() and (low > 2).any()
+    kept = kept[low >= -2]                                   # one tail dropped: the rows far above stay
     assert result["rows_used"] == len(kept)
+    units = (kept["units"] - kept["units"].mean()) / kept["units"].std()
+    assert result["answers"]["high_units"]["value"] == int((units > 1.5).sum())
+    assert result["answers"]["low_units"]["value"] == int((units < -1.5).sum())
+    assert kept["region"].isna().any()
+    assert result["answers"]["no_region"]["value"] == pytest.approx(kept["region"].isna().mean())   # a share of 1
     assert result["answers"]["mean"]["value"] == pytest.approx(kept["revenue"].mean())
     north = kept.loc[kept["region"] == "North", "revenue"].median()
     assert f"@median_north[{north:.4f}".rstrip("0").rstrip(".") in result["answer_text"]

@@ -22,6 +22,7 @@ from typing import Any
 SLOT = re.compile(r"@([A-Za-z_]\w{0,60})\[([^\]\n]{0,200})\]")
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 KEY_WINDOW = 80
+VERDICTS = {"yes": "no", "no": "yes", "true": "false", "false": "true"}      # a verdict and its opposite
 RELATIVE, ABSOLUTE = 0.005, 0.006
 
 
@@ -83,7 +84,12 @@ def close(got: float, expected: float) -> bool:
 def _value_matches(raw: str, expected: Any, *, exact: bool) -> bool:
     if isinstance(expected, (bool, str)):
         wanted, got = str(expected).strip().lower(), raw.strip().strip("'\"`").strip().lower()
-        return got == wanted if exact else wanted in got
+        if exact:
+            return got == wanted
+        # the expected text as a whole word ("not" holds no "no"), and a verdict without its opposite ("yes or no")
+        words = set(re.findall(r"\w+", got))
+        opposite = VERDICTS.get(wanted)
+        return re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", got) is not None and opposite not in words
     values = numbers(raw)
     return bool(values) and close(values[0], float(expected))
 

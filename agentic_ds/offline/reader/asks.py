@@ -216,7 +216,7 @@ class AskReader:
         for ask in asks:
             if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
                 unique[ask.key] = ask
-        return list(unique.values())
+        return _missing_shares(list(unique.values()))
 
     def _counts_of_columns(self, hits: list[Hit]) -> list[Hit]:
         """"the mean number of children" is the mean of the column children, and "the monthly passenger count" a
@@ -369,3 +369,16 @@ class AskReader:
         low = column.lower()
         additive = any(word in low for word in ADDITIVE) and not any(word in low for word in RATE_WORDS)
         return Ask("sum" if additive else "mean", column, position=at, sentence=sentence)
+
+
+def _missing_shares(asks: list[Ask]) -> list[Ask]:
+    """"What share of the weeks have no reading?": a share of the rows, asked in the sentence that counts a column's
+    missing values, is the share of those values (a percentage unless a fraction was asked)."""
+    kept = list(asks)
+    for share in [a for a in asks if a.stat == "percent_rows"]:
+        missing = next((a for a in kept if a.stat == "missing" and a.sentence == share.sentence
+                        and "scale" not in a.params), None)
+        if missing is not None:
+            missing.params["scale"] = share.params.get("scale", "percent")
+            kept.remove(share)
+    return kept

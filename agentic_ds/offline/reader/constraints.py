@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from agentic_ds.offline.reader.mentions import Token, number
 from agentic_ds.offline.reader.vocabulary import (
     ALPHA_WORDS,
+    BEYOND,
     DECIMAL_WORDS,
     EACH_WORDS,
     METHOD_WORDS,
@@ -22,6 +23,9 @@ from agentic_ds.offline.reader.vocabulary import (
     ROUND_WORDS,
     RULE_FILLERS,
     RULE_LEADS,
+    SD_SIDES,
+    SD_TAIL,
+    SD_UNITS,
     Z_WORDS,
 )
 
@@ -34,6 +38,7 @@ class Constraints:
     methods: list[str] = field(default_factory=list)          # in order of mention
     iqr_factor: float | None = None
     z_threshold: float | None = None
+    z_side: str = ""                                          # "upper" / "lower": one tail ("2 SD above the mean")
     alpha: float | None = None
     ddof: int | None = None                                   # 1: sample, 0: population standard deviation
     rule_written: bool = False                                # an outlier rule's factor or threshold was written
@@ -83,6 +88,8 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             _iqr(tokens, i, found)
         elif low in Z_WORDS or low == "z" and (_next(tokens, i) in ("score", "scores") or _absolute(tokens, i)):
             _z(tokens, i, found)
+        elif i and deviations_at(tokens, i):
+            _multiple_of_sd(tokens, i, found)
         elif low == "ddof" and _next(tokens, i) == "=" and i + 2 < len(tokens) and tokens[i + 2].text in ("0", "1"):
             found.ddof = int(tokens[i + 2].text)
             found.taken |= {i, i + 1, i + 2}
@@ -172,6 +179,40 @@ def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
             found.taken |= set(range(i, j + 1))
             return
     found.z_threshold = found.z_threshold or 3.0
+
+
+def deviations_at(tokens: Sequence[Token], i: int) -> int:
+    """How many words at `i` name a standard deviation as a unit ("3 standard deviations", "2 SD"); 0 if none."""
+    if tokens[i].low == "standard" and _next(tokens, i) in ("deviation", "deviations"):
+        return 2
+    return int(tokens[i].low in SD_UNITS)
+
+
+def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None:
+    """"more than three standard deviations away from the mean" is the z rule |z| > 3; with a direction after it,
+    "more than 2 SD above the mean" is z > 2 (one tail). Only said as "more than", "beyond" or "outside" is it
+    this rule: "within 2 SD" keeps what it would count."""
+    value = _value(tokens[i - 1])
+    if value is None or not 0 < value <= 10:
+        return
+    lead = i - 1
+    while lead > 0 and tokens[lead - 1].low in RULE_LEADS:
+        lead -= 1
+    if not {t.low for t in tokens[lead: i - 1]} & BEYOND:         # "within 2 SD", "less than 2 SD": not this rule
+        return
+    end = i + deviations_at(tokens, i)
+    side = SD_SIDES.get(tokens[end].low) if end < len(tokens) else None
+    found.z_threshold, found.rule_written, found.z_side = value, True, side or ""
+    end += side is not None
+    while end < len(tokens) and tokens[end].low in SD_TAIL:      # "away from the mean (sample sd)": the rule's own
+        end += 1
+    found.taken |= set(range(lead, end))
+
+
+def _value(token: Token) -> float | None:
+    if token.is_number:
+        return number(token.text)
+    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
 
 
 def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:

@@ -18,13 +18,16 @@ from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import number as number_of
+from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.vocabulary import (
+    BACK_REFERENCES,
     DOUBT_PHRASES,
     DOUBT_WORDS,
     GROUP_TESTS,
     NEGATIONS,
     NUMBER_WORDS,
     NUMERIC_STATS,
+    ONE_WORD_STATS,
     ORDINALS,
     STOP_WORDS,
 )
@@ -137,13 +140,13 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         t.low in DOUBT_WORDS or t.text in ARITHMETIC and (i - 1 in operand or i + 1 in operand))]
     doubts = []
     if numbers:
-        doubts.append(f"the number(s) {_listed(numbers)} could not be tied to a column, a period or a rule")
+        doubts.append(f"the number(s) {listed(numbers)} could not be tied to a column, a period or a rule")
     if words:
-        doubts.append(f"the word(s) {_listed(words)} could not be read into the computation")
+        doubts.append(f"the word(s) {listed(words)} could not be read into the computation")
     bound = {slot for ask in spec.asks for slot in ask.slots.values()}
     unbound = [s for s in spec.slots if s not in bound]
     if unbound:
-        doubts.append(f"the answer slot(s) {_listed(['@' + s for s in unbound])} match nothing computed")
+        doubts.append(f"the answer slot(s) {listed(['@' + s for s in unbound])} match nothing computed")
     for ask in spec.asks:
         if ask.stat in GROUP_TESTS and not ask.group:
             doubts.append(f"the groups of the {ask.stat} of {ask.column} are not named")
@@ -161,11 +164,12 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
             doubts.append(f"the {ask.stat} of {ask.column} is asked of rows where {ask.column} has one value")
     phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
     if phrases:
-        doubts.append(f"the phrase(s) {_listed(phrases)} ask for what the offline model does not compute")
+        doubts.append(f"the phrase(s) {listed(phrases)} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
-    idle = [m.column for m in mentions if m.exact and m.column in measures and m.column not in touched]
+    idle = [m.column for m in mentions if (m.exact or m.end - m.start > 1) and m.column in measures
+            and m.column not in touched]        # named whole, or by two words of it ("body mass" for body_mass_g)
     if idle:            # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
-        doubts.append(f"the column(s) {_listed(idle)} are named but not used")
+        doubts.append(f"the column(s) {listed(idle)} are named but not used")
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
@@ -173,14 +177,14 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
         t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
     if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
-        doubts.append(f"the value(s) {_listed(unused)} of the data are named but not used")
+        doubts.append(f"the value(s) {listed(unused)} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
     # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.
     grouped = {a.group for a in spec.asks}
     for found in spec.filters:
         if found.op == "in" and found.column not in grouped and not any(
                 t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
-            doubts.append(f"{_listed([str(v) for v in found.value])}: one figure over all, or one for each?")
+            doubts.append(f"{listed([str(v) for v in found.value])}: one figure over all, or one for each?")
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
     numbering = {c.name for data in files for c in data.columns if c.name in unique and _sequence(c, data.rows or 0)}
     for ask in spec.asks:
@@ -198,16 +202,62 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
     if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
-        doubts.append(f"the comparison(s) {_listed(compared)} select no rows a filter read")
+        doubts.append(f"the comparison(s) {listed(compared)} select no rows a filter read")
     counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
     denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
               and not (counted_missing and t.low == "no")]
     if denied:          # "nobody recorded whether they are male or female" read as the rows that are
-        doubts.append(f"the negation(s) {_listed(denied)} are not read")
+        doubts.append(f"the negation(s) {listed(denied)} are not read")
+    doubts += _idle_or_empty(spec, columns)
+    back = [t.text for i, t in enumerate(tokens) if i not in consumed and (
+        t.low == "their" and i + 1 < len(tokens) and tokens[i + 1].low in ONE_WORD_STATS
+        or t.low in BACK_REFERENCES and i and tokens[i - 1].low in ("of", "among"))]
+    if back and not spec.filters and not spec.dropna and not any(a.group for a in spec.asks):
+        doubts.append(f"{listed(back)} refers to rows no condition read selects")   # "...the lowest rating. Their mean"
     guessed = [f.text() for f in spec.filters if f.guessed]
     if guessed:
-        doubts.append(f"no column was named for {_listed(guessed)}")
+        doubts.append(f"no column was named for {listed(guessed)}")
     return doubts
+
+
+def _idle_or_empty(spec: QuestionSpec, columns: Sequence[ColumnProfile]) -> list[str]:
+    """Conditions the data contradicts, by the profile's range of each column: one bound that every row meets
+    selects nothing ("income > 3" where incomes run from 377 up: the number belongs to something else, here a
+    z-score), and one that no row meets ("quarter < 0" for "quarters with a negative rate") was tied to the wrong
+    column, or leaves nothing to answer from."""
+    ranges = {c.name: (c.min, c.max) for c in columns if _number(c.min) and _number(c.max)}
+    bounds: dict[str, list[Filter]] = {}
+    for found in spec.filters:
+        if found.column in ranges and found.op in _KEEPS and _number(found.value):
+            bounds.setdefault(found.column, []).append(found)
+    doubts = []
+    for column, said in bounds.items():
+        low, high = ranges[column]
+        kept = [_KEEPS[f.op](f.value, low, high) for f in said]
+        shown = f"{column} runs from {low:g} to {high:g}"
+        if len(said) == 1 and kept[0] == "all" and split_words(column)[-1:] != ["year"]:
+            doubts.append(f"`{said[0].text()}` keeps every row ({shown}): the number is not a bound of {column}")
+        elif "none" in kept:
+            doubts.append(f"no row meets `{' and '.join(f.text() for f in said)}` ({shown})")
+    return doubts
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _kept(low_ok: bool, high_ok: bool) -> str:
+    return "all" if low_ok and high_ok else "none" if not low_ok and not high_ok else "some"
+
+
+# Which rows of a column running from `low` to `high` a one-sided condition keeps: all, none or some.
+_KEEPS = {
+    ">": lambda v, low, high: _kept(low > v, high > v),
+    ">=": lambda v, low, high: _kept(low >= v, high >= v),
+    "<": lambda v, low, high: _kept(high < v, low < v),
+    "<=": lambda v, low, high: _kept(high <= v, low <= v),
+    "==": lambda v, low, high: "none" if not low <= v <= high else "some",
+}
 
 
 def outlier_rule_applied(spec: QuestionSpec) -> bool:
@@ -227,6 +277,6 @@ def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[
                consumed for i in range(len(tokens) - len(phrase) + 1) if tokens[i].low == phrase[0])
 
 
-def _listed(items: Sequence[str]) -> str:
+def listed(items: Sequence[str]) -> str:
     shown = list(dict.fromkeys(f"'{i}'" if not i.startswith(("'", "@")) else i for i in items))
     return ", ".join(shown[:MAX_LISTED]) + (" ..." if len(shown) > MAX_LISTED else "")

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agentic_ds.offline.reader.constraints import deviations_at
 from agentic_ds.offline.reader.mentions import Mention, Token, number
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
@@ -75,7 +76,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             op, width = "between", 1
         j = i + width
         value = value_of(tokens[j]) if op and j < len(tokens) else None
-        if not op or value is None:
+        if not op or value is None or j + 1 < len(tokens) and deviations_at(tokens, j + 1):   # "less than 2 SD"
             i += 1
             continue
         column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
@@ -191,7 +192,7 @@ def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int
 
 
 def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str], taken: set[int],
-                    rule: str, threshold: float) -> list[Filter]:
+                    rule: str, threshold: float, side: str = "") -> list[Filter]:
     """"remove the outliers of bonus (z-score above 3), then ...": rows whose value is an outlier by the stated
     rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
     found = []
@@ -207,7 +208,8 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
-        found.append(Filter(column, "not_outlier", {"rule": rule, "threshold": threshold}, min(i, at), max(i, at) + 1))
+        value = {"rule": rule, "threshold": threshold, **({"side": side} if side and rule == "z" else {})}
+        found.append(Filter(column, "not_outlier", value, min(i, at), max(i, at) + 1))
     return found
 
 

@@ -25,6 +25,8 @@ _WORD = re.compile(r"[a-z0-9]+")
 _INITIALS = re.compile(r"[A-Za-z]{3,5}")
 _SENTENCE_END = frozenset({".", "?", "!", ";"})
 MAX_WORDS = 4
+MAX_CLIPPED = 32
+CLIP = 3                  # the shortest beginning of a word that stands for it in a name ("int" for interest)
 
 
 @dataclass(frozen=True)
@@ -120,11 +122,14 @@ class ColumnIndex:
         self.by_prefix: dict[str, list[str]] = {}
         self.closed: dict[str, list[str]] = {}      # AIRFLOW, TVnews: a name written as one word ("air flow")
         self.initials: dict[str, list[str]] = {}    # bmi, gdp: a short all-letter name ("body mass index")
+        self.clipped: dict[str, list[str]] = {}     # realint, realcons: word beginnings joined, by their first 3
         for name, parts in self.words.items():
             self.exact.setdefault("_".join(parts), []).append(name)
             self.closed.setdefault("".join(_WORD.findall(name.lower())), []).append(name)
             if _INITIALS.fullmatch(name):
                 self.initials.setdefault(name.lower(), []).append(name)
+            if len(parts) == 1 and parts[0].isalpha() and 2 * CLIP <= len(parts[0]) <= MAX_CLIPPED:
+                self.clipped.setdefault(parts[0][:CLIP], []).append(name)
             for part in dict.fromkeys(parts):
                 self.by_word.setdefault(part, []).append(name)
                 if len(part) >= 4:
@@ -221,9 +226,28 @@ def _spelled_apart(lows: list[str], index: ColumnIndex) -> list[str]:
     if len(lows) < 2:
         return []
     joined = index.closed.get("".join(lows), [])
-    if joined or len(lows) < 3 or any(w in STOP_WORDS or w in DOUBT_WORDS or not w.isalpha() for w in lows):
+    if joined or any(w in STOP_WORDS or w in DOUBT_WORDS or not w.isalpha() for w in lows):
         return joined
-    return index.initials.get("".join(w[0] for w in lows), [])
+    clipped = [n for n in index.clipped.get(lows[0][:CLIP], []) if _clipped(n.lower(), lows)]
+    return clipped or (index.initials.get("".join(w[0] for w in lows), []) if len(lows) >= 3 else [])
+
+
+def _clipped(name: str, lows: list[str]) -> bool:
+    """Whether `name` is the beginnings of `lows` joined, each of at least 3 letters or the whole word ("real
+    interest" -> realint, "real consumption" -> realcons). The places in `name` each word may end at are kept as a
+    set; a name or word longer than 32 letters is no such name, which bounds the work per mention."""
+    if any(len(word) > MAX_CLIPPED for word in lows):
+        return False
+    ends = {0}
+    for word in lows:
+        reached = set()
+        for at in ends:
+            common = 0
+            while common < len(word) and at + common < len(name) and name[at + common] == word[common]:
+                common += 1
+            reached |= {at + size for size in range(min(CLIP, len(word)), common + 1)}
+        ends = reached
+    return len(name) in ends
 
 
 def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from agentic_ds.offline.reader.mentions import tokenize
 from agentic_ds.offline.reader.spec import QuestionSpec, build_spec, describe_ask, question_focus
-from agentic_ds.offline.reader.vocabulary import DRIVER_WORDS, GOAL_WORDS, GOALS, OPEN_WORDS
+from agentic_ds.offline.reader.vocabulary import ASKING_WORDS, DRIVER_WORDS, GOAL_WORDS, GOALS, OPEN_WORDS
 from agentic_ds.profiling.model import DataProfile
 
 MAX_ASK_CHARS = 300
@@ -79,7 +79,8 @@ def _read(task: str, key: _Key) -> Reading:
     closed = bool(spec.slots) or spec.digits is not None
     if spec.confident and (closed or not words & OPEN_WORDS):
         return Reading(task, "direct", spec, key.profile, asks=_asks(spec))
-    if words & OPEN_WORDS or not spec.asks and not _asking(words) and not closed:    # "median tip, 2dp" is closed
+    # "median tip, 2dp" is closed; "middle flipper length for each species" holds words that ask for something
+    if words & OPEN_WORDS or not spec.asks and not _asking(words) and not closed and not spec.doubts:
         drivers = bool(words & DRIVER_WORDS)
         return Reading(task, "open", spec, key.profile, goals=open_goals(words, drivers), drivers=drivers,
                        asks=[ReadAsk(_clip(task))])
@@ -99,8 +100,7 @@ def open_goals(words: set[str], drivers: bool) -> tuple[str, ...]:
 
 def _asking(words: set[str]) -> bool:
     """The task is worded as a question or an order to compute something."""
-    return bool(words & {"what", "which", "how", "is", "are", "does", "do", "compute", "calculate", "find", "give",
-                         "report", "count", "test", "?"})
+    return bool(words & ASKING_WORDS)
 
 
 def _asks(spec: QuestionSpec) -> list[ReadAsk]:

@@ -16,7 +16,7 @@ from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reader.asks import Ask, AskReader
 from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.reader.derived import Derived, find_derived
-from agentic_ds.offline.reader.doubts import doubts_of, named_groups, outlier_rule_applied, restated
+from agentic_ds.offline.reader.doubts import doubts_of, listed, named_groups, outlier_rule_applied, restated
 from agentic_ds.offline.reader.filters import (
     Filter,
     comparisons,
@@ -170,7 +170,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     samples = [row for data in files for row in data.sample]
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
-    finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule),
+    finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule, side=constraints.z_side),
                lambda: year_ranges(tokens, mentions, files, taken),
                lambda: comparisons(tokens, mentions, kinds, taken, columns),
                lambda: signs(tokens, mentions, kinds, taken),
@@ -201,7 +201,15 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     asks = reader.read()
     spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
     verdicts = verdict_slots(focus)
-    spec.asks = bind_slots(spec.slots, asks_from_slots(spec.slots, asks, slot_column, verdicts), values, verdicts)
+    guessed = asks_from_slots(spec.slots, asks, slot_column, verdicts)[len(asks):]
+    spec.asks = bind_slots(spec.slots, asks + guessed, values, verdicts)
+    # Asks the words hold that fill no slot are dropped ("the sample mean" of a test's method), but not when an ask
+    # guessed from a slot's name takes their place ("What share of the weeks have no reading? @pct_missing[...]";
+    # a count of rows may give way to a count of something, "@missing_weeks"), nor when they are per group ("the
+    # mean for each number of children; the SD of those means? @sd_of_means[...]")
+    slotted_guess = any(a in spec.asks for a in guessed)
+    displaced = [describe_ask(a)[4:] for a in asks if a not in spec.asks and (
+        a.group or slotted_guess and a.stat != "count")]
     used = {c for a in spec.asks for c in (a.column, a.second, a.group) if c} | {f.column for f in spec.filters}
     for found in boolean_flags(tokens, mentions, columns, taken, used):
         spec.filters.append(found)
@@ -224,6 +232,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures, files)
+    if displaced:
+        spec.doubts.append(f"the {listed(displaced)} that the words ask for fill no answer slot")
     if constraints.rule_written and not outlier_rule_applied(spec):   # "apply the 1.5 x IQR rule. How many years"
         spec.doubts.append("an outlier rule is stated, but nothing read applies it")
     return spec

@@ -124,7 +124,8 @@ def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
     c = reader.constraints
     column = reader.column_for(hit.position, sentence, reader.numeric)
     if c.z_threshold is not None and c.iqr_factor is None:
-        return Ask("outliers_z", column, params={"threshold": c.z_threshold}, position=hit.position, sentence=sentence)
+        params: dict[str, Any] = {"threshold": c.z_threshold, **({"side": c.z_side} if c.z_side else {})}
+        return Ask("outliers_z", column, params=params, position=hit.position, sentence=sentence)
     return Ask("outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position,
                sentence=sentence)
 

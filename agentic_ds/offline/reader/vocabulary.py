@@ -79,6 +79,10 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
 ROUND_WORDS = frozenset({"round", "rounded", "rounding", "rounds"})
 Z_WORDS = frozenset({"z-score", "z-scores", "zscore", "zscores"})
+BEYOND = frozenset({"more", "beyond", "outside", "over", "above", "exceed", "exceeds", "exceeding"})
+SD_TAIL = frozenset("away from the its their mean average ( ) sample sd std standard deviation".split())
+SD_SIDES = {"above": "upper", "over": "upper", "higher": "upper", "below": "lower", "under": "lower", "lower": "lower"}
+SD_UNITS = frozenset({"sd", "sds", "sigma", "sigmas", "σ"})     # "2 SD from the mean": a standard deviation as a unit
 ALPHA_WORDS = frozenset({"alpha", "α", "significance"})
 # Words of a named rule that are part of it, not asks of their own ("1.5 IQR rule").
 RULE_FILLERS = frozenset({"x", "×", "*", "times", "the", "of"})
@@ -215,6 +219,10 @@ TEST_TALK = frozenset("""significant significantly significance difference diffe
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
 EACH_WORDS = frozenset({"each", "both", "all", "respectively"})
+# Words that point back at rows a clause chose, after "of"/"among" ("of those", "among them"); also "their mean".
+BACK_REFERENCES = frozenset("them those these".split())
+# Words that make a sentence a question or an order to compute something.
+ASKING_WORDS = frozenset("what which how is are does do compute calculate find give report count test ?".split())
 # Words that say nothing about what is asked, when comparing an ask with an answer or a criterion.
 STOP_WORDS = frozenset("""a an the of in on at for to and or with by over between from during did does do is are was
     were be been being how what which when where why who whose this that these those it its their there has have
