@@ -676,3 +676,14 @@ def test_a_share_of_the_values_that_are_missing_is_the_missing_share(profiles):
 def test_asks_and_rows_the_words_name_that_the_reading_loses_are_not_confident(profiles, task, doubt):
     reading = read_question(task, profiles["emp"])
     assert not reading.direct and doubt in reading.why_unread()
+
+
+def test_the_z_rule_uses_the_standard_deviation_it_names_and_leaves_other_sentences_their_asks(profiles):
+    population = read_question("How many employees have a salary more than 2 standard deviations from the mean "
+                               "(population standard deviation)?", profiles["emp"])
+    assert population.direct, population.why_unread()
+    assert [(a.stat, a.params.get("ddof")) for a in population.spec.asks] == [("outliers_z", 0)]
+    both = read_question("How many employees have a salary more than 2 SD from the mean? What is the mean bonus?",
+                         profiles["emp"])
+    assert both.direct, both.why_unread()
+    assert sorted((a.stat, a.column) for a in both.spec.asks) == [("mean", "bonus"), ("outliers_z", "salary")]

@@ -190,6 +190,7 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
                 {"name": "high_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "side": "upper"},
                 {"name": "low_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "side": "lower"},
                 {"name": "no_region", "stat": "missing", "column": "region", "scale": "fraction"},
+                {"name": "wide_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "ddof": 0},
             ],
             "filters": [
                 {"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}},
@@ -368,6 +369,8 @@ def test_compute_answers_drops_outliers_first_counts_one_tail_and_shares_and_fil
     units = (kept["units"] - kept["units"].mean()) / kept["units"].std()
     assert result["answers"]["high_units"]["value"] == int((units > 1.5).sum())
     assert result["answers"]["low_units"]["value"] == int((units < -1.5).sum())
+    population = (kept["units"] - kept["units"].mean()) / kept["units"].std(ddof=0)
+    assert result["answers"]["wide_units"]["value"] == int((population.abs() > 1.5).sum())
     assert kept["region"].isna().any()
     assert result["answers"]["no_region"]["value"] == pytest.approx(kept["region"].isna().mean())   # a share of 1
     assert result["answers"]["mean"]["value"] == pytest.approx(kept["revenue"].mean())

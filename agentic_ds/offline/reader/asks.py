@@ -205,9 +205,12 @@ class AskReader:
 
     # -- asks ----------------------------------------------------------------------------------------
     def read(self) -> list[Ask]:
-        from agentic_ds.offline.reader.tests import method_hits
+        from agentic_ds.offline.reader.tests import method_hits, use_z_definition
 
         hits = stat_hits(self.tokens, self.taken | self.inside)[:MAX_HITS] + method_hits(self)
+        if self.constraints.z_threshold is not None:     # "Standardise income (z = (x - mean) / std)": the rule's
+            use_z_definition(self)
+            hits = [h for h in hits if h.position not in self.used]
         hits = self._counts_of_columns(sorted(hits, key=lambda h: h.position))
         asks: list[Ask] = []
         for sentence in sorted({self.sentences[h.position] for h in hits} | self._which_sentences()):

@@ -39,6 +39,7 @@ class Constraints:
     iqr_factor: float | None = None
     z_threshold: float | None = None
     z_side: str = ""                                          # "upper" / "lower": one tail ("2 SD above the mean")
+    z_at: int = -1                                            # where the z rule was written
     alpha: float | None = None
     ddof: int | None = None                                   # 1: sample, 0: population standard deviation
     rule_written: bool = False                                # an outlier rule's factor or threshold was written
@@ -202,7 +203,7 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
         return
     end = i + deviations_at(tokens, i)
     side = SD_SIDES.get(tokens[end].low) if end < len(tokens) else None
-    found.z_threshold, found.rule_written, found.z_side = value, True, side or ""
+    found.z_threshold, found.rule_written, found.z_side, found.z_at = value, True, side or "", i
     end += side is not None
     while end < len(tokens) and tokens[end].low in SD_TAIL:      # "away from the mean (sample sd)": the rule's own
         end += 1

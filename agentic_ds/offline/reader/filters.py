@@ -192,7 +192,7 @@ def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int
 
 
 def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Mapping[str, str], taken: set[int],
-                    rule: str, threshold: float, side: str = "") -> list[Filter]:
+                    rule: str, threshold: float, side: str = "", ddof: int | None = None) -> list[Filter]:
     """"remove the outliers of bonus (z-score above 3), then ...": rows whose value is an outlier by the stated
     rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
     found = []
@@ -208,7 +208,8 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
         if not near:
             continue
         column = min(near, key=lambda m: abs(m.start - at)).column
-        value = {"rule": rule, "threshold": threshold, **({"side": side} if side and rule == "z" else {})}
+        value = {"rule": rule, "threshold": threshold, **({"side": side} if side and rule == "z" else {}),
+                 **({"ddof": ddof} if ddof is not None and rule == "z" else {})}
         found.append(Filter(column, "not_outlier", value, min(i, at), max(i, at) + 1))
     return found
 

@@ -170,7 +170,8 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     samples = [row for data in files for row in data.sample]
     said = {t.word for t in tokens if t.word}
     named_files = {c.name for data in files if file_nouns(data) & said for c in data.columns}
-    finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule, side=constraints.z_side),
+    finders = (lambda: outlier_removal(tokens, mentions, kinds, taken, *rule, side=constraints.z_side,
+                                           ddof=constraints.ddof),
                lambda: year_ranges(tokens, mentions, files, taken),
                lambda: comparisons(tokens, mentions, kinds, taken, columns),
                lambda: signs(tokens, mentions, kinds, taken),

@@ -20,7 +20,15 @@ from typing import Any
 
 from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
 from agentic_ds.offline.reader.hits import Hit
-from agentic_ds.offline.reader.vocabulary import METHOD_WORDS, NORMALITY_TESTS, TEST_TALK, TRANSFORMS, Z_TALK
+from agentic_ds.offline.reader.vocabulary import (
+    METHOD_WORDS,
+    NORMALITY_TESTS,
+    TEST_TALK,
+    TRANSFORMS,
+    Z_MARKS,
+    Z_TALK,
+    Z_WORDS,
+)
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
@@ -76,7 +84,7 @@ def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None
         if outlier_words and stats & {"outliers_iqr", "outliers_z"}:
             reader.use(hit.position, hit.position + hit.width)     # "count the outliers", "the IQR rule"
     if "outliers_z" in stats:
-        _use_z_definition(reader)
+        use_z_definition(reader)
     if "ks" in stats:               # "against a normal with the sample mean and standard deviation": its parameters
         reader.used |= {p for h in hits if h.stat in ("mean", "std") for p in range(h.position, h.position + h.width)}
     levene = next((a for a in found if a.stat == "levene"), None)
@@ -89,12 +97,17 @@ def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None
             reader.use(hit.position - 3, hit.position + hit.width)
 
 
-def _use_z_definition(reader: AskReader) -> None:
-    """"Standardise income (z = (x - mean) / std)": the definition of the z-score the rule uses."""
+def use_z_definition(reader: AskReader) -> None:
+    """"Standardise income (z = (x - mean) / std)": the definition of the z-score the rule uses, in the sentences
+    that speak of z or state the rule (another sentence's "mean" is an ask of its own)."""
+    said = {reader.sentences[i] for i, t in enumerate(reader.tokens) if t.low in Z_WORDS or t.low in Z_MARKS}
+    if reader.constraints.z_at >= 0:                # "more than three SD from the malignant mean"
+        said.add(reader.sentences[reader.constraints.z_at])
     depth = 0
     for i, token in enumerate(reader.tokens):
         depth += token.text == "("
-        if token.low in Z_TALK or depth and token.low in ("x", "=", "-", "/", "(", ")"):
+        defining = token.low in Z_TALK or depth and token.low in ("x", "=", "-", "/", "(", ")")
+        if defining and reader.sentences[i] in said:
             reader.use(i, i + 1)
         depth -= token.text == ")" and depth > 0
 
@@ -124,7 +137,8 @@ def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
     c = reader.constraints
     column = reader.column_for(hit.position, sentence, reader.numeric)
     if c.z_threshold is not None and c.iqr_factor is None:
-        params: dict[str, Any] = {"threshold": c.z_threshold, **({"side": c.z_side} if c.z_side else {})}
+        params: dict[str, Any] = {"threshold": c.z_threshold, **({"side": c.z_side} if c.z_side else {}),
+                                  **({"ddof": c.ddof} if c.ddof is not None else {})}
         return Ask("outliers_z", column, params=params, position=hit.position, sentence=sentence)
     return Ask("outliers_iqr", column, params={"factor": c.iqr_factor or 1.5}, position=hit.position,
                sentence=sentence)

@@ -216,6 +216,7 @@ TEST_TALK = frozenset("""significant significantly significance difference diffe
     independent independence equal equality reject rejected normal normally distributed rank against versus vs
     yates continuity correction tukey tukey's fences two-sided two-tailed associated association related""".split())
 # Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
+Z_MARKS = frozenset("z standardise standardize standardised standardized".split())   # a sentence that speaks of z
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
 # Words that repeat the rounding for every answer ("each rounded to 2 decimals", "both to two decimals").
 EACH_WORDS = frozenset({"each", "both", "all", "respectively"})
