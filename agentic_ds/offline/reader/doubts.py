@@ -138,15 +138,10 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     operand = named | {i for i, t in enumerate(tokens) if t.is_number}
     words = [t.low for i, t in enumerate(tokens) if i not in consumed and i not in exact and (
         t.low in DOUBT_WORDS or t.text in ARITHMETIC and (i - 1 in operand or i + 1 in operand))]
-    doubts = []
-    if numbers:
-        doubts.append(f"the number(s) {listed(numbers)} could not be tied to a column, a period or a rule")
-    if words:
-        doubts.append(f"the word(s) {listed(words)} could not be read into the computation")
+    doubts = _listed(numbers, "the number(s) {} could not be tied to a column, a period or a rule")
+    doubts += _listed(words, "the word(s) {} could not be read into the computation")
     bound = {slot for ask in spec.asks for slot in ask.slots.values()}
-    unbound = [s for s in spec.slots if s not in bound]
-    if unbound:
-        doubts.append(f"the answer slot(s) {listed(['@' + s for s in unbound])} match nothing computed")
+    doubts += _listed(["@" + s for s in spec.slots if s not in bound], "the answer slot(s) {} match nothing computed")
     for ask in spec.asks:
         if ask.stat in GROUP_TESTS and not ask.group:
             doubts.append(f"the groups of the {ask.stat} of {ask.column} are not named")
@@ -163,61 +158,53 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.column in fixed and not ask.group and ask.stat != "chi2":    # "what share has GRADE = 1": a filter?
             doubts.append(f"the {ask.stat} of {ask.column} is asked of rows where {ask.column} has one value")
     phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
-    if phrases:
-        doubts.append(f"the phrase(s) {listed(phrases)} ask for what the offline model does not compute")
+    doubts += _listed(phrases, "the phrase(s) {} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
     idle = [m.column for m in mentions if (m.exact or m.end - m.start > 1) and m.column in measures
             and m.column not in touched]        # named whole, or by two words of it ("body mass" for body_mass_g)
-    if idle:            # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
-        doubts.append(f"the column(s) {listed(idle)} are named but not used")
+    # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
+    doubts += _listed(idle, "the column(s) {} are named but not used")
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
               if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
     unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
         t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
-    if unused:          # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
-        doubts.append(f"the value(s) {listed(unused)} of the data are named but not used")
+    # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
+    doubts += _listed(unused, "the value(s) {} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
     # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.
     grouped = {a.group for a in spec.asks}
-    for found in spec.filters:
-        if found.op == "in" and found.column not in grouped and not any(
-                t.low in POOLING_WORDS for t in tokens[found.start:found.end + POOLING_REACH]):
-            doubts.append(f"{listed([str(v) for v in found.value])}: one figure over all, or one for each?")
+    doubts += [f"{listed([str(v) for v in f.value])}: one figure over all, or one for each?" for f in spec.filters
+               if f.op == "in" and f.column not in grouped
+               and not any(t.low in POOLING_WORDS for t in tokens[f.start:f.end + POOLING_REACH])]
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
     numbering = {c.name for data in files for c in data.columns if c.name in unique and _sequence(c, data.rows or 0)}
-    for ask in spec.asks:
-        if ask.group in unique and ask.stat in ("count", "percent_rows") and not spec.joins:
-            doubts.append(f"every {ask.group} has one row, so counting rows per {ask.group} tells nothing")
+    doubts += [f"every {a.group} has one row, so counting rows per {a.group} tells nothing" for a in spec.asks
+               if a.group in unique and a.stat in ("count", "percent_rows") and not spec.joins]
     spelled = {m.column for m in mentions if m.exact}
-    for ask in spec.asks:       # "average yearly sunspot activity" read as the mean of YEAR, or tested for normality
-        if ask.column in numbering and not _named_after(ask, mentions) and (
-                ask.stat in NUMERIC_STATS or ask.stat not in COUNTED and ask.column not in spelled):
-            doubts.append(f"{ask.column} numbers the rows (each value once, in sequence): "
-                          f"its {ask.stat} measures nothing")
+    # "average yearly sunspot activity" read as the mean of YEAR, or tested for normality
+    doubts += [f"{a.column} numbers the rows (each value once, in sequence): its {a.stat} measures nothing"
+               for a in spec.asks if a.column in numbering and not _named_after(a, mentions)
+               and (a.stat in NUMERIC_STATS or a.stat not in COUNTED and a.column not in spelled)]
     if any(a.stat == "percent_rows" for a in spec.asks) and not spec.filters and not spec.dropna:
         doubts.append("a share of the rows is asked, but no condition was read that chooses them")
-    ruled = outlier_rule_applied(spec)
-    compared = [t.text for i, t in enumerate(tokens) if i not in consumed and (
+    # "bill strictly above that median", "other than the District of Columbia"
+    compared = [t.text for i, t in enumerate(tokens) if i not in consumed and not outlier_rule_applied(spec) and (
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
-    if compared and not ruled:      # "bill strictly above that median", "other than the District of Columbia"
-        doubts.append(f"the comparison(s) {listed(compared)} select no rows a filter read")
+    doubts += _listed(compared, "the comparison(s) {} select no rows a filter read")
     counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
     denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
               and not (counted_missing and t.low == "no")]
-    if denied:          # "nobody recorded whether they are male or female" read as the rows that are
-        doubts.append(f"the negation(s) {listed(denied)} are not read")
+    # "nobody recorded whether they are male or female" read as the rows that are
+    doubts += _listed(denied, "the negation(s) {} are not read")
     doubts += _idle_or_empty(spec, columns)
     back = [t.text for i, t in enumerate(tokens) if i not in consumed and (
         t.low == "their" and i + 1 < len(tokens) and tokens[i + 1].low in ONE_WORD_STATS
         or t.low in BACK_REFERENCES and i and tokens[i - 1].low in ("of", "among"))]
-    if back and not spec.filters and not spec.dropna and not any(a.group for a in spec.asks):
-        doubts.append(f"{listed(back)} refers to rows no condition read selects")   # "...the lowest rating. Their mean"
-    guessed = [f.text() for f in spec.filters if f.guessed]
-    if guessed:
-        doubts.append(f"no column was named for {listed(guessed)}")
-    return doubts
+    chosen = spec.filters or spec.dropna or any(a.group for a in spec.asks)     # "...the lowest rating. Their mean"
+    doubts += _listed(back if not chosen else [], "{} refers to rows no condition read selects")
+    return doubts + _listed([f.text() for f in spec.filters if f.guessed], "no column was named for {}")
 
 
 def _idle_or_empty(spec: QuestionSpec, columns: Sequence[ColumnProfile]) -> list[str]:
@@ -275,6 +262,11 @@ def _sequence(column: ColumnProfile, rows: int) -> bool:
 def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[int]) -> bool:
     return any(tuple(t.low for t in tokens[i: i + len(phrase)]) == phrase and not set(range(i, i + len(phrase))) <=
                consumed for i in range(len(tokens) - len(phrase) + 1) if tokens[i].low == phrase[0])
+
+
+def _listed(items: Sequence[str], sentence: str) -> list[str]:
+    """`sentence` naming `items` at its `{}`, or nothing when there are none."""
+    return [sentence.format(listed(items))] if items else []
 
 
 def listed(items: Sequence[str]) -> str:
