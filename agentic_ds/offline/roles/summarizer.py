@@ -34,9 +34,7 @@ def summary_turn(req: ParsedRequest) -> Reply:
         if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
     caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(ctx.profile(req).problems)
     caveats += [str(n) for d in documents.values() for n in d.get("notes") or []]
-    if req.context.get("mode") == "simple":
-        return Reply.say(_simple_report(answer or {}, documents, caveats, status, reason))
-    return Reply.say(_full_report(req, answer or {}, documents, caveats, status, reason))
+    return Reply.say(_report(req, answer or {}, documents, caveats, status, reason))
 
 
 def analysis_paths(results: dict[str, dict[str, Any]]) -> list[str]:
@@ -67,43 +65,35 @@ def _answer_lines(answer: dict[str, Any]) -> list[str]:
         for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
 
 
-def _full_report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
-                 status: str, reason: str) -> str:
-    lines = ["## Answer", *_answer_lines(answer), "", "## Key findings"]
+def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
+            status: str, reason: str) -> str:
+    """The answer, then each result (in a simple run, how it was computed; otherwise its findings, the methods and
+    the stages), then the caveats (each once) and the run status."""
+    simple = req.context.get("mode") == "simple"
+    lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed" if simple else "## Key findings"]
+    methods: list[str] = []
     for path, document in sorted(results.items()):
-        lines += [f"- {s} (`{path}`)" for s in (document.get("summary") or [])[:MAX_FINDINGS_PER_FILE]]
+        summary, made = document.get("summary") or [], f"{document.get('skill', '?')}/{document.get('template', '?')}"
+        if simple:
+            lines.append(f"- `{made}` wrote `{path}`" + (f": {summary[0]}" if summary and summary[0] else ""))
+        else:
+            lines += [f"- {s} (`{path}`)" for s in summary[:MAX_FINDINGS_PER_FILE]]
+            methods.append(f"- `{made}` -> `{path}`")
     if not results:
-        lines.append("- none: no stage wrote a result.")
-    lines += ["", "## Methods"]
-    lines += [f"- `{d.get('skill', '?')}/{d.get('template', '?')}` -> `{p}`" for p, d in sorted(results.items())]
-    lines += ["", "## Stage results"]
-    stages = [s for s in ctx.stages(req) if s.status.finished]
-    for stage in stages:
-        first = next((ln[2:] for ln in stage.summary.splitlines() if ln.startswith("- ")), "")
-        first = first or ("no attempt produced a result" if "FAILED" in stage.summary else "")
-        lines.append(f"- {stage.title} ({stage.status.value})" + (f": {first}" if first else ""))
-    if not stages:
-        lines.append("No stage finished.")
-    notes = caveats + [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
-    if status != RunStatus.COMPLETED:
-        notes.append(f"The run did not complete cleanly ({status}: {reason}).")
-    return _ending(lines, notes, status, reason)
-
-
-def _simple_report(answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str], status: str,
-                   reason: str) -> str:
-    lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed"]
-    for path, document in sorted(results.items()):
-        first = (document.get("summary") or [""])[0]
-        lines.append(f"- `{document.get('skill', '?')}/{document.get('template', '?')}` wrote `{path}`"
-                     + (f": {first}" if first else ""))
-    if not results:
-        lines.append("- No result file was written.")
-    return _ending(lines, caveats, status, reason)
-
-
-def _ending(lines: list[str], caveats: list[str], status: str, reason: str) -> str:
-    """The report: `lines`, then its caveats (each once) and the run status."""
-    lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(caveats)] or ["- None found."]), "",
+        lines.append("- No result file was written." if simple else "- none: no stage wrote a result.")
+    notes = list(caveats)
+    if not simple:
+        lines += ["", "## Methods", *methods, "", "## Stage results"]
+        stages = [s for s in ctx.stages(req) if s.status.finished]
+        for stage in stages:
+            first = next((ln[2:] for ln in stage.summary.splitlines() if ln.startswith("- ")), "")
+            first = first or ("no attempt produced a result" if "FAILED" in stage.summary else "")
+            lines.append(f"- {stage.title} ({stage.status.value})" + (f": {first}" if first else ""))
+        if not stages:
+            lines.append("No stage finished.")
+        notes += [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
+        if status != RunStatus.COMPLETED:
+            notes.append(f"The run did not complete cleanly ({status}: {reason}).")
+    lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]), "",
               f"**Run status:** `{status}` - {reason}"]
     return "\n".join(lines) + "\n"
