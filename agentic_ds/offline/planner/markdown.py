@@ -61,18 +61,16 @@ def parse_plan(text: str) -> MarkdownPlan:
         line = raw.rstrip()
         heading = _HEADING.match(line)
         if heading:
+            _close(stages, body)            # every heading ends the stage before it
             title = heading.group(2).strip().strip("*").strip()
             if _CRITERIA_HEADING.search(title) and not _STAGE_TITLE.match(title):
-                _close(stages, body)
                 in_criteria, list_mode = True, ""
                 continue
             stage_title = _stage_heading(title)
             if stage_title is not None:
-                _close(stages, body)
                 stages.append(PlanStage(title=stage_title, description=""))
                 in_criteria, list_mode = False, ""
                 continue
-            _close(stages, body)
             in_criteria = False
             level = len(heading.group(1))
             list_mode = "any" if _STAGES_HEADING.match(title) else "numbered" if level == 1 and not stages else ""
