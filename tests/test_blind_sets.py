@@ -2,7 +2,7 @@
 tests/probe4): the committed manifests say what their questions compute, and load.
 
 The data is materialized afresh (tests/heldout/materialize.py) into a temporary folder once, every answer of each
-set is recomputed, and each committed manifest line must equal the line the set's build.py would write now.
+set is recomputed, and each committed manifest line must equal the line tests/fresh/build.py would write now.
 """
 
 from __future__ import annotations
@@ -28,16 +28,17 @@ HERE = Path(__file__).parent
 FRESH = checks.QuestionSet(folder=HERE / "fresh", questions=fresh_questions.QUESTIONS, kinds=fresh_registry.KINDS,
                            manifests=fresh_registry.manifests, min_questions=120, build_hint="tests/fresh/build.py")
 PROBE = checks.QuestionSet(folder=HERE / "probe", questions=probe_questions.QUESTIONS, kinds=probe_registry.KINDS,
-                           manifests=probe_registry.manifests, min_questions=80, build_hint="tests/probe/build.py")
+                           manifests=probe_registry.manifests, min_questions=80,
+                           build_hint="tests/fresh/build.py probe")
 PROBE2 = checks.QuestionSet(folder=HERE / "probe2", questions=probe2_questions.QUESTIONS, kinds=probe2_registry.KINDS,
                             manifests=probe2_registry.manifests, min_questions=80,
-                            build_hint="tests/probe2/build.py")
+                            build_hint="tests/fresh/build.py probe2")
 PROBE3 = checks.QuestionSet(folder=HERE / "probe3", questions=probe3_questions.QUESTIONS, kinds=probe3_registry.KINDS,
                             manifests=probe3_registry.manifests, min_questions=60,
-                            build_hint="tests/probe3/build.py")
+                            build_hint="tests/fresh/build.py probe3")
 PROBE4 = checks.QuestionSet(folder=HERE / "probe4", questions=probe4_questions.QUESTIONS, kinds=probe4_registry.KINDS,
                             manifests=probe4_registry.manifests, min_questions=60,
-                            build_hint="tests/probe4/build.py")
+                            build_hint="tests/fresh/build.py probe4")
 
 
 @pytest.fixture(scope="module")
