@@ -11,8 +11,9 @@ confidence is worse than none.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
@@ -138,10 +139,10 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     operand = named | {i for i, t in enumerate(tokens) if t.is_number}
     words = [t.low for i, t in enumerate(tokens) if i not in consumed and i not in exact and (
         t.low in DOUBT_WORDS or t.text in ARITHMETIC and (i - 1 in operand or i + 1 in operand))]
-    doubts = _listed(numbers, "the number(s) {} could not be tied to a column, a period or a rule")
-    doubts += _listed(words, "the word(s) {} could not be read into the computation")
+    doubts = doubt_of(numbers, "the number(s) {} could not be tied to a column, a period or a rule")
+    doubts += doubt_of(words, "the word(s) {} could not be read into the computation")
     bound = {slot for ask in spec.asks for slot in ask.slots.values()}
-    doubts += _listed(["@" + s for s in spec.slots if s not in bound], "the answer slot(s) {} match nothing computed")
+    doubts += doubt_of(["@" + s for s in spec.slots if s not in bound], "the answer slot(s) {} match nothing computed")
     for ask in spec.asks:
         if ask.stat in GROUP_TESTS and not ask.group:
             doubts.append(f"the groups of the {ask.stat} of {ask.column} are not named")
@@ -158,12 +159,12 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         if ask.column in fixed and not ask.group and ask.stat != "chi2":    # "what share has GRADE = 1": a filter?
             doubts.append(f"the {ask.stat} of {ask.column} is asked of rows where {ask.column} has one value")
     phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
-    doubts += _listed(phrases, "the phrase(s) {} ask for what the offline model does not compute")
+    doubts += doubt_of(phrases, "the phrase(s) {} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
     idle = [m.column for m in mentions if (m.exact or m.end - m.start > 1) and m.column in measures
             and m.column not in touched]        # named whole, or by two words of it ("body mass" for body_mass_g)
     # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
-    doubts += _listed(idle, "the column(s) {} are named but not used")
+    doubts += doubt_of(idle, "the column(s) {} are named but not used")
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
@@ -171,11 +172,11 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
         t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
     # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
-    doubts += _listed(unused, "the value(s) {} of the data are named but not used")
+    doubts += doubt_of(unused, "the value(s) {} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
     # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.
     grouped = {a.group for a in spec.asks}
-    doubts += [f"{listed([str(v) for v in f.value])}: one figure over all, or one for each?" for f in spec.filters
+    doubts += [f"{_listed([str(v) for v in f.value])}: one figure over all, or one for each?" for f in spec.filters
                if f.op == "in" and f.column not in grouped
                and not any(t.low in POOLING_WORDS for t in tokens[f.start:f.end + POOLING_REACH])]
     unique = {c.name for data in files for c in data.columns if data.rows and c.distinct == data.rows}
@@ -192,59 +193,49 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     # "bill strictly above that median", "other than the District of Columbia"
     compared = [t.text for i, t in enumerate(tokens) if i not in consumed and not outlier_rule_applied(spec) and (
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
-    doubts += _listed(compared, "the comparison(s) {} select no rows a filter read")
+    doubts += doubt_of(compared, "the comparison(s) {} select no rows a filter read")
     counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
     denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
               and not (counted_missing and t.low == "no")]
     # "nobody recorded whether they are male or female" read as the rows that are
-    doubts += _listed(denied, "the negation(s) {} are not read")
+    doubts += doubt_of(denied, "the negation(s) {} are not read")
     doubts += _idle_or_empty(spec, columns)
     back = [t.text for i, t in enumerate(tokens) if i not in consumed and (
         t.low == "their" and i + 1 < len(tokens) and tokens[i + 1].low in ONE_WORD_STATS
         or t.low in BACK_REFERENCES and i and tokens[i - 1].low in ("of", "among"))]
     chosen = spec.filters or spec.dropna or any(a.group for a in spec.asks)     # "...the lowest rating. Their mean"
-    doubts += _listed(back if not chosen else [], "{} refers to rows no condition read selects")
-    return doubts + _listed([f.text() for f in spec.filters if f.guessed], "no column was named for {}")
+    doubts += doubt_of(back if not chosen else [], "{} refers to rows no condition read selects")
+    return doubts + doubt_of([f.text() for f in spec.filters if f.guessed], "no column was named for {}")
 
 
 def _idle_or_empty(spec: QuestionSpec, columns: Sequence[ColumnProfile]) -> list[str]:
     """Conditions the data contradicts, by the profile's range of each column: one bound that every row meets
     selects nothing ("income > 3" where incomes run from 377 up: the number belongs to something else, here a
     z-score), and one that no row meets ("quarter < 0" for "quarters with a negative rate") was tied to the wrong
-    column, or leaves nothing to answer from."""
+    column, or leaves nothing to answer from. A one-sided bound is monotone, so the two ends decide it."""
     ranges = {c.name: (c.min, c.max) for c in columns if _number(c.min) and _number(c.max)}
     bounds: dict[str, list[Filter]] = {}
     for found in spec.filters:
-        if found.column in ranges and found.op in _KEEPS and _number(found.value):
+        if found.column in ranges and found.op in (*_BOUNDS, "==") and _number(found.value):
             bounds.setdefault(found.column, []).append(found)
     doubts = []
     for column, said in bounds.items():
         low, high = ranges[column]
-        kept = [_KEEPS[f.op](f.value, low, high) for f in said]
+        ends = [{_BOUNDS[f.op](end, f.value) for end in (low, high)} if f.op in _BOUNDS
+                else {False, low <= f.value <= high} for f in said]       # {True}: every row, {False}: none
         shown = f"{column} runs from {low:g} to {high:g}"
-        if len(said) == 1 and kept[0] == "all" and split_words(column)[-1:] != ["year"]:
+        if len(said) == 1 and ends[0] == {True} and split_words(column)[-1:] != ["year"]:
             doubts.append(f"`{said[0].text()}` keeps every row ({shown}): the number is not a bound of {column}")
-        elif "none" in kept:
+        elif {False} in ends:
             doubts.append(f"no row meets `{' and '.join(f.text() for f in said)}` ({shown})")
     return doubts
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _kept(low_ok: bool, high_ok: bool) -> str:
-    return "all" if low_ok and high_ok else "none" if not low_ok and not high_ok else "some"
-
-
-# Which rows of a column running from `low` to `high` a one-sided condition keeps: all, none or some.
-_KEEPS = {
-    ">": lambda v, low, high: _kept(low > v, high > v),
-    ">=": lambda v, low, high: _kept(low >= v, high >= v),
-    "<": lambda v, low, high: _kept(high < v, low < v),
-    "<=": lambda v, low, high: _kept(high <= v, low <= v),
-    "==": lambda v, low, high: "none" if not low <= v <= high else "some",
-}
+_BOUNDS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
 
 
 def outlier_rule_applied(spec: QuestionSpec) -> bool:
@@ -264,11 +255,11 @@ def _has_phrase(tokens: Sequence[Token], phrase: tuple[str, ...], consumed: set[
                consumed for i in range(len(tokens) - len(phrase) + 1) if tokens[i].low == phrase[0])
 
 
-def _listed(items: Sequence[str], sentence: str) -> list[str]:
+def doubt_of(items: Sequence[str], sentence: str) -> list[str]:
     """`sentence` naming `items` at its `{}`, or nothing when there are none."""
-    return [sentence.format(listed(items))] if items else []
+    return [sentence.format(_listed(items))] if items else []
 
 
-def listed(items: Sequence[str]) -> str:
+def _listed(items: Sequence[str]) -> str:
     shown = list(dict.fromkeys(f"'{i}'" if not i.startswith(("'", "@")) else i for i in items))
     return ", ".join(shown[:MAX_LISTED]) + (" ..." if len(shown) > MAX_LISTED else "")

@@ -16,7 +16,7 @@ from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.reader.asks import Ask, AskReader
 from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.reader.derived import Derived, find_derived
-from agentic_ds.offline.reader.doubts import doubts_of, listed, named_groups, outlier_rule_applied, restated
+from agentic_ds.offline.reader.doubts import doubt_of, doubts_of, named_groups, outlier_rule_applied, restated
 from agentic_ds.offline.reader.filters import (
     Filter,
     comparisons,
@@ -233,8 +233,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     measures = {name for name in kinds if reader.numeric(name) and split_words(name)[-1:] != ["year"]
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures, files)
-    if displaced:
-        spec.doubts.append(f"the {listed(displaced)} that the words ask for fill no answer slot")
+    spec.doubts += doubt_of(displaced, "the {} that the words ask for fill no answer slot")
     if constraints.rule_written and not outlier_rule_applied(spec):   # "apply the 1.5 x IQR rule. How many years"
         spec.doubts.append("an outlier rule is stated, but nothing read applies it")
     return spec
