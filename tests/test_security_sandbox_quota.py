@@ -119,11 +119,15 @@ async def test_security_writes_by_other_programs_never_stop_a_cell(sandbox, tmp_
     """The host fills the same filesystem by twice the quota while a cell runs: the exact measure clears it."""
     task = asyncio.ensure_future(sandbox.run("import time\ntime.sleep(1.0)\nprint('done')"))
     await asyncio.sleep(0.2)
-    with open(tmp_path / "host.bin", "wb") as handle:
-        for _ in range(2 * SETTINGS.disk_quota_mb // 4):
-            handle.write(b"h" * (4 * MB))
-            handle.flush()
-            os.fsync(handle.fileno())
+
+    def fill() -> None:   # in a thread: the runner's event loop keeps watching the cell while the host writes
+        with open(tmp_path / "host.bin", "wb") as handle:
+            for _ in range(2 * SETTINGS.disk_quota_mb // 4):
+                handle.write(b"h" * (4 * MB))
+                handle.flush()
+                os.fsync(handle.fileno())
+
+    await asyncio.to_thread(fill)
     result = await task
     os.unlink(tmp_path / "host.bin")
     assert result.ok and result.stdout == "done\n", result.error
