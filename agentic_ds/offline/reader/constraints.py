@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agentic_ds.offline.reader.mentions import Token, number
+from agentic_ds.offline.reader.mentions import Token, number, value_of
 from agentic_ds.offline.reader.vocabulary import (
     ALPHA_WORDS,
     BEYOND,
@@ -19,7 +19,6 @@ from agentic_ds.offline.reader.vocabulary import (
     EACH_WORDS,
     METHOD_WORDS,
     NEGATIONS,
-    NUMBER_WORDS,
     ROUND_WORDS,
     RULE_FILLERS,
     RULE_LEADS,
@@ -119,9 +118,7 @@ def _next(tokens: Sequence[Token], i: int) -> str:
 
 
 def _digits(token: Token) -> int | None:
-    if token.low in NUMBER_WORDS:
-        return NUMBER_WORDS[token.low]
-    value = number(token.text) if token.is_number else None
+    value = value_of(token)
     return int(value) if value is not None and value == int(value) and 0 <= value <= 10 else None
 
 
@@ -153,7 +150,7 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
         j = i - back
         if j < 0:
             break
-        value = number(tokens[j].text) if tokens[j].is_number else None
+        value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.iqr_factor, found.rule_written = value, True
             lead = j
@@ -174,7 +171,7 @@ def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     if _absolute(tokens, i):
         found.taken |= {i - 1, i + 1}
     for j in range(i + 1, min(len(tokens), i + 6)):
-        value = number(tokens[j].text) if tokens[j].is_number else None
+        value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.z_threshold, found.rule_written = value, True
             found.taken |= set(range(i, j + 1))
@@ -193,7 +190,7 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     """"more than three standard deviations away from the mean" is the z rule |z| > 3; with a direction after it,
     "more than 2 SD above the mean" is z > 2 (one tail). Only said as "more than", "beyond" or "outside" is it
     this rule: "within 2 SD" keeps what it would count."""
-    value = _value(tokens[i - 1])
+    value = value_of(tokens[i - 1])
     if value is None or not 0 < value <= 10:
         return
     lead = i - 1
@@ -208,12 +205,6 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     while end < len(tokens) and tokens[end].low in SD_TAIL:      # "away from the mean (sample sd)": the rule's own
         end += 1
     found.taken |= set(range(lead, end))
-
-
-def _value(token: Token) -> float | None:
-    if token.is_number:
-        return number(token.text)
-    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
 
 
 def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, TypeGuard
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
-from agentic_ds.offline.reader.mentions import number as number_of
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.vocabulary import (
     BACK_REFERENCES,
@@ -96,7 +95,7 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
     values = {f.value for f in filters if isinstance(f.value, (int, float))}
     said: set[int] = set()
     for i, token in enumerate(tokens):
-        value = number_of(token.text) if token.is_number else None
+        value = token.value
         if value is not None and value in values:
             tail = [j for j in range(i + 1, min(len(tokens), i + 4)) if tokens[j].low in ("or", "more", "less",
                                                                                           "fewer", "above", "below")]

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_ds.offline.reader.constraints import deviations_at
-from agentic_ds.offline.reader.mentions import Mention, Token, number
+from agentic_ds.offline.reader.mentions import Mention, Token, number, value_of
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
 from agentic_ds.offline.reader.vocabulary import LINK_WORDS as _LINK
 from agentic_ds.offline.reader.vocabulary import MISSING_WORDS as _MISSING_WORDS
-from agentic_ds.offline.reader.vocabulary import NUMBER_WORDS, RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
+from agentic_ds.offline.reader.vocabulary import RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.profiling.model import ColumnProfile
 
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
@@ -108,13 +108,6 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
 def _listed(tokens: Sequence[Token], at: int) -> bool:
     """", 2" (or ", and 2") continues a list of values at `at`."""
     return at + 1 < len(tokens) and tokens[at].text == "," and tokens[at + 1].is_number
-
-
-def value_of(token: Token) -> float | None:
-    """The number a token states: `10`, `2.5`, or a number word ("four")."""
-    if token.is_number:
-        return number(token.text)
-    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
 
 
 def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile],

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, SKIP_IN_NAMES, STOP_WORDS
+from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, NUMBER_WORDS, SKIP_IN_NAMES, STOP_WORDS
 from agentic_ds.profiling.model import ColumnProfile
 
 _TOKEN = re.compile(
@@ -39,8 +39,13 @@ class Token:
     possessive: bool = False   # "country's": ends a noun phrase
 
     @property
+    def value(self) -> float | None:
+        """The number the token writes (`10`, `1,000`, `30%`), else None."""
+        return number(self.text) if self.text[:1].isdigit() else None
+
+    @property
     def is_number(self) -> bool:
-        return bool(self.text) and (self.text[0].isdigit()) and number(self.text) is not None
+        return self.value is not None
 
     @property
     def is_word(self) -> bool:
@@ -91,6 +96,11 @@ def number(text: str) -> float | None:
         return float(cleaned)
     except ValueError:
         return None
+
+
+def value_of(token: Token) -> float | None:
+    """The number a token states: `10`, `2.5`, or a number word ("four")."""
+    return token.value if token.is_number else float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
 
 
 def tokenize(text: str) -> list[Token]:

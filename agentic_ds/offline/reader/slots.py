@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.constraints import SLOT
-from agentic_ds.offline.reader.mentions import Token, number, tokenize, words
+from agentic_ds.offline.reader.mentions import Token, tokenize, words
 from agentic_ds.offline.reader.vocabulary import (
     DISTINCT_WORDS,
     FAMILIES,
@@ -60,7 +60,7 @@ def verdict_rules(tokens: Sequence[Token]) -> list[tuple[int, int, float | None]
         if tokens[i].low in ("yes", "true") and tokens[i + 1].low in RULE_WORDS:
             end = i + 2 + len(_clause([t.low for t in tokens[i + 2: i + 2 + RULE_TOKENS]]))
             signs = [j for j in range(i + 2, end) if tokens[j].low in VERDICT_SIGNS]
-            level = next((number(t.text) for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
+            level = next((t.value for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
             rules.append((i, end, level))
     return rules
 

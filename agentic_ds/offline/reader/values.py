@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
-from agentic_ds.offline.reader.mentions import Mention, Token, number, tokenize
+from agentic_ds.offline.reader.mentions import Mention, Token, tokenize
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
@@ -313,7 +313,7 @@ def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
 
 
 def _year(token: Token) -> int | None:
-    value = number(token.text) if token.is_number else None
+    value = token.value
     return int(value) if value is not None and value == int(value) and 1000 <= value <= 2200 else None
 
 
