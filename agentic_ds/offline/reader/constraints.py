@@ -68,10 +68,6 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ("integer", "whole") and i >= 1 and tokens[i - 1].low == "nearest":
             found.digits = 0
             found.taken |= set(range(max(0, i - 3), i + 2 if _next(tokens, i) == "number" else i + 1))
-        elif low == "student" and _next(tokens, i) in ("t", "t-test", "test", "ttest"):     # "Student's t-test"
-            found.methods.append("student")
-            found.positions.append(i)
-            found.taken.add(i)
         elif low in ("yates", "yates'", "continuity") and NEGATIONS & {t.low for t in tokens[max(0, i - 3): i]}:
             found.methods.append("no_correction")                  # "without Yates' correction"
             start = max(j for j in range(max(0, i - 3), i) if tokens[j].low in NEGATIONS)
@@ -80,8 +76,8 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             negated = i > 0 and tokens[i - 1].low in NEGATIONS             # "not assuming equal variances"
             found.methods.append("student" if low == "equal" and not negated else "welch")
             found.taken |= {i, i + 1} | ({i + 2} if _next(tokens, i + 1) in ("assumed", "assume") else set())
-        elif low in METHOD_WORDS:
-            found.methods.append(METHOD_WORDS[low])
+        elif low in METHOD_WORDS or low == "student" and _next(tokens, i) in ("t", "t-test", "test", "ttest"):
+            found.methods.append(METHOD_WORDS.get(low, low))                # "Student's t-test": student
             found.positions.append(i)
             found.taken.add(i)
         elif low in ("iqr", "interquartile"):
@@ -96,8 +92,10 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ("sample", "population") and _next(tokens, i) in ("standard", "std", "variance", "sd"):
             found.ddof = 1 if low == "sample" else 0
             found.taken.add(i)
-        elif low in ALPHA_WORDS:
-            _alpha(tokens, i, found)
+        elif low in ALPHA_WORDS:     # "alpha = 0.01", "significance level of 5%": the first number within four words
+            j = next((j for j in range(i + 1, min(len(tokens), i + 5)) if tokens[j].is_number), None)
+            if j is not None:
+                _level(tokens[j], found, set(range(i, j + 1)))
         elif low == "level" and i >= 1 and tokens[i - 1].is_number:     # "at the 5% level", "the 0.05 level"
             _level(tokens[i - 1], found, {i - 1, i})
     return found
@@ -205,13 +203,6 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     while end < len(tokens) and tokens[end].low in SD_TAIL:      # "away from the mean (sample sd)": the rule's own
         end += 1
     found.taken |= set(range(lead, end))
-
-
-def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:
-    """"alpha = 0.01", "significance level of 5%": the first number within four words."""
-    j = next((j for j in range(i + 1, min(len(tokens), i + 5)) if tokens[j].is_number), None)
-    if j is not None:
-        _level(tokens[j], found, set(range(i, j + 1)))
 
 
 def _level(token: Token, found: Constraints, span: set[int]) -> None:

@@ -167,10 +167,9 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
-              if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
-        t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
-    # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
+              if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS - taken_values
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and {t.low, t.word} & values]
+    # "Chinstraps" (plural); "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
     doubts += doubt_of(unused, "the value(s) {} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
     # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.

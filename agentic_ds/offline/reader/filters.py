@@ -32,7 +32,7 @@ from agentic_ds.profiling.model import ColumnProfile
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
 DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
-MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3")
+MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3") and groups rows
 _UNITS_AFTER = frozenset({"decimal", "decimals", "percent", "%", "times", "or", "and"})
 CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
@@ -79,7 +79,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         if not op or value is None or j + 1 < len(tokens) and deviations_at(tokens, j + 1):   # "less than 2 SD"
             i += 1
             continue
-        column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
+        column = (_before(ends, tokens, i) or starts.get(j + 1) or starts.get(j + 2)
+                  or _age_column(tokens[i].low, kinds, i))
         guessed = column is None and op != "between" and _ends_clause(tokens, j + 1)
         column = column or (_spanning(value, columns or {}, i) if guessed else None)
         if column is None:
@@ -165,10 +166,6 @@ def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mentio
     return ends.get(j)
 
 
-def _after(starts: dict[int, Mention], j: int) -> Mention | None:
-    return starts.get(j) or starts.get(j + 1)
-
-
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
              taken: set[int]) -> list[Filter]:
     """`10 or more years_experience` / `5 or fewer units`."""
@@ -177,7 +174,7 @@ def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int
         key = (tokens[i + 1].low, tokens[i + 2].low)
         if i in taken or value_of(tokens[i]) is None or key not in _OR_MORE:
             continue
-        column = _after(starts, i + 3) or ends.get(i)
+        column = starts.get(i + 3) or starts.get(i + 4) or ends.get(i)
         if column is not None:
             found.append(Filter(column.column, _OR_MORE[key], value_of(tokens[i]), min(i, column.start),
                                 max(i + 3, column.end)))

@@ -34,8 +34,6 @@ class Token:
     text: str              # as written ("Engineering", "10", ">=")
     low: str               # lower case, backticks removed
     word: str              # singular word form ("employees" -> "employee"), "" for numbers and symbols
-    start: int = 0         # character offsets in the text
-    end: int = 0
     possessive: bool = False   # "country's": ends a noun phrase
 
     @property
@@ -106,10 +104,10 @@ def value_of(token: Token) -> float | None:
 def tokenize(text: str) -> list[Token]:
     tokens = []
     for match in _TOKEN.finditer(text):
-        raw, start, end = match.group(0), match.start(), match.end()
+        raw = match.group(0)
         if raw.startswith("`"):
             inner = raw[1:-1]
-            tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower(), start, end))
+            tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower()))
             continue
         raw = raw.strip("'") or raw              # 'Sales' in quotes is the value Sales
         low = raw.lower()
@@ -117,7 +115,7 @@ def tokenize(text: str) -> list[Token]:
         if possessive:
             low, raw = low[:-2], raw[:-2]
         found = words(raw.strip("'")) if raw[0].isalpha() or raw[0] == "_" else []
-        tokens.append(Token(raw, low, "_".join(found), start, end, possessive))
+        tokens.append(Token(raw, low, "_".join(found), possessive))
     return tokens
 
 
@@ -161,15 +159,10 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
     found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        exact = _exact_at(tokens, i, index)
-        if exact is not None:
-            found.append(exact)
-            i = exact.end
-            continue
-        phrase = _phrase_at(tokens, i, index)
-        if phrase is not None:
-            found.append(phrase)
-            i = phrase.end
+        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index)
+        if named is not None:
+            found.append(named)
+            i = named.end
             continue
         word = _telling(tokens[i])
         name = _only(word, index.candidates(word) if word else [], index)

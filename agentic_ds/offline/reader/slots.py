@@ -85,12 +85,10 @@ def _verdict(rule_words: list[str]) -> str:
 
 
 def part_of(slot: str, verdicts: Mapping[str, str]) -> str:
-    """Which output a slot wants: its verdict when it is a yes/no slot (maybe "", none), else `slot_part`."""
-    return verdicts[slot] if slot in verdicts else slot_part(slot)
-
-
-def slot_part(slot: str) -> str:
-    """Which output of an ask a slot wants: value, p_value, statistic, normal, significant, slope, intercept, r2."""
+    """Which output of an ask a slot wants: its verdict when it is a yes/no slot (maybe "", none), else value,
+    p_value, statistic, normal, significant, slope, intercept, r2 or dof."""
+    if slot in verdicts:
+        return verdicts[slot]
     parts = slot.lower().split("_")
     if "pvalue" in parts or "p" in parts and "value" in parts or parts == ["p"]:
         return "p_value"
