@@ -61,10 +61,6 @@ class Ask:
             param["slots"] = dict(self.slots)
         return param
 
-    @property
-    def key(self) -> tuple[Any, ...]:
-        return (self.stat, self.column, self.second, self.group, self.extreme, self.params.get("p"))
-
 
 @dataclass(frozen=True)
 class Hit:
@@ -149,12 +145,10 @@ class AskReader:
         self.nouns = {m.start for m in self.mentions if _counts_rows(tokens, m.start) and not (
             m.end < len(tokens) and (tokens[m.end].low in MEASURED or tokens[m.end].low in ONE_WORD_STATS))}
         self.by_sentence: dict[int, list[Mention]] = {}
-        self.starting: dict[int, Mention] = {}
-        self.ending: dict[int, Mention] = {}
         for mention in self.mentions:
             self.by_sentence.setdefault(sentences[mention.start], []).append(mention)
-            self.starting[mention.start] = mention
-            self.ending[mention.end] = mention
+        self.starting = {m.start: m for m in self.mentions}
+        self.ending = {m.end: m for m in self.mentions}
         self.ranges: dict[int, tuple[int, int]] = {}
         for i, number_of_sentence in enumerate(sentences):
             start, _ = self.ranges.get(number_of_sentence, (i, i))
@@ -274,9 +268,9 @@ class AskReader:
         for sentence in sorted({self.sentences[h.position] for h in hits} | set(which)):
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
         unique: dict[tuple[Any, ...], Ask] = {}
-        for ask in asks:
-            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
-                unique[ask.key] = ask
+        for ask in asks:        # each once: by statistic, columns, grouping and rank
+            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")):
+                unique.setdefault((ask.stat, ask.column, ask.second, ask.group, ask.extreme, ask.params.get("p")), ask)
         return _missing_shares(list(unique.values()))
 
     def _counts_of_columns(self, hits: list[Hit]) -> list[Hit]:
@@ -407,8 +401,7 @@ class AskReader:
         named = self.starting.get(at + 1 + skip)
         if named is None:
             return None
-        end = named.end + (1 if not skip and named.end < len(self.tokens) and self.tokens[named.end].low in RECORDED
-                           else 0)
+        end = named.end + (not skip and named.end < len(self.tokens) and self.tokens[named.end].low in RECORDED)
         self.use(at, end)
         return named.column
 

@@ -126,10 +126,7 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     for back in (1, 2):
         if at - back >= 0 and (digits := _digits(tokens[at - back])) is not None:
             start = at - back
-            for j in range(max(0, start - 4), start):
-                if tokens[j].low in ROUND_WORDS:
-                    start = j
-                    break
+            start = next((j for j in range(max(0, start - 4), start) if tokens[j].low in ROUND_WORDS), start)
             end = i + 1
             while start > 0 and tokens[start - 1].low in EACH_WORDS | ROUND_WORDS | {"to", "with"}:
                 start -= 1                                              # "each rounded to", "both to"
@@ -144,10 +141,7 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
 def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     """"1.5 IQR", "3 times the IQR", "1.5 x IQR"; 1.5 when no factor is written. The word itself stays free:
     without an outlier rule, "interquartile range" is a statistic."""
-    for back in range(1, 5):
-        j = i - back
-        if j < 0:
-            break
+    for j in range(i - 1, max(-1, i - 5), -1):
         value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.iqr_factor, found.rule_written = value, True

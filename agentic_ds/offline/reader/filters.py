@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_ds.offline.reader.constraints import deviations_at
-from agentic_ds.offline.reader.mentions import Mention, Token, number, value_of
+from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, number, value_of
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
@@ -156,14 +156,10 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
 
 def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mention | None:
     """The numeric column named just before position `i` (linking words like "is", "of" may sit between)."""
-    j = i
-    for _ in range(3):
-        if j in ends:
-            return ends[j]
-        if j - 1 < 0 or tokens[j - 1].low not in _LINK:
-            return None
-        j -= 1
-    return ends.get(j)
+    for j in range(i, i - 4, -1):          # up to three words back
+        if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK:
+            return ends.get(j)
+    return None
 
 
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
@@ -187,7 +183,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
     rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
     found = []
     for i, token in enumerate(tokens):
-        if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering", "removed", "excluded", "dropped"):
+        if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering"):
             continue
         window = [j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS]
         if not window or i in taken:
@@ -243,7 +239,7 @@ def _unrecorded(tokens: Sequence[Token], at: int) -> int | None:
     if tokens[at].low != "no":
         return None
     return next((j for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in RECORDED
-                 and not any(t.text in (".", "?", "!", ";") for t in tokens[at:j])), None)
+                 and not any(t.text in SENTENCE_END for t in tokens[at:j])), None)
 
 
 def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
@@ -252,7 +248,7 @@ def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
         for j in (at - step, at + step):
             if 0 <= j < len(tokens) and tokens[j].low in _DROP_WORDS:
                 between = tokens[min(j, at): max(j, at)]
-                if not any(t.text in (".", "?", "!", ";") for t in between):
+                if not any(t.text in SENTENCE_END for t in between):
                     return j
     return None
 

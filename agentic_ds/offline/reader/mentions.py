@@ -23,7 +23,7 @@ _TOKEN = re.compile(
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _INITIALS = re.compile(r"[A-Za-z]{3,5}")
-_SENTENCE_END = frozenset({".", "?", "!", ";"})
+SENTENCE_END = frozenset({".", "?", "!", ";"})
 MAX_WORDS = 4
 MAX_CLIPPED = 32
 CLIP = 3                  # the shortest beginning of a word that stands for it in a name ("int" for interest)
@@ -182,9 +182,7 @@ def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Menti
         words_here = [_telling(t) for t in tokens[start: start + size]]
         if len(words_here) < size or not all(words_here):
             continue
-        common = set(index.candidates(words_here[0]))
-        for word in words_here[1:]:
-            common &= set(index.candidates(word))
+        common = set.intersection(*(set(index.candidates(word)) for word in words_here))
         if len(common) == 1:
             return Mention(start, start + size, common.pop(), False)
     return None
@@ -266,14 +264,8 @@ def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
 
 def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention | None:
     """The mention a phrase means: the last one of the first run that holds a suitable column."""
-    runs: dict[int, list[Mention]] = {}
-    for mention in mentions:
-        runs.setdefault(mention.run, []).append(mention)
-    for run in runs.values():
-        fitting = [m for m in run if suits(m.column)]
-        if fitting:
-            return fitting[-1]
-    return None
+    fitting = [m for m in mentions if suits(m.column)]       # in order: the first fitting one is of that run
+    return next((m for m in reversed(fitting) if m.run == fitting[0].run), None)
 
 
 def sentence_ids(tokens: Sequence[Token]) -> list[int]:
@@ -281,6 +273,6 @@ def sentence_ids(tokens: Sequence[Token]) -> list[int]:
     ids, current = [], 0
     for token in tokens:
         ids.append(current)
-        if token.text in _SENTENCE_END:
+        if token.text in SENTENCE_END:
             current += 1
     return ids

@@ -177,16 +177,11 @@ def _names_level(word: str, level: str, group: str) -> bool:
 
 def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
     free = [a for a in asks if part not in a.slots]
-    if part in ("p_value", "statistic"):
-        free = [a for a in free if a.stat in TESTS] or free
-    elif part == "normal":
-        free = [a for a in free if a.stat in NORMALITY_TESTS]
-    elif part in ("significant", "holds", "slope", "intercept", "r2", "dof"):
-        free = [a for a in free if a.stat in TESTS]
+    if part != "value":     # an output of a test (a p-value or statistic of any ask when no test has one free)
+        tests = [a for a in free if a.stat in (NORMALITY_TESTS if part == "normal" else TESTS)]
+        return next(iter(tests or (free if part in ("p_value", "statistic") else [])), None)
     if not free:
         return None
-    if part != "value":
-        return free[0]
     slot_words, wanted = set(words(slot)), _stat_of_slot(slot)
     grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
     if grouped:

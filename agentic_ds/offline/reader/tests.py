@@ -57,8 +57,7 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
             reader.used |= {p for other in hits if other.stat == stat for p in range(other.position,
                                                                                      other.position + other.width)}
             found.append(ask)
-    c = reader.constraints
-    if c.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
+    if reader.constraints.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
         counting = [h for h in hits if h.stat == "count"]
         if counting:
             reader.use(counting[0].position, counting[0].position + counting[0].width)
