@@ -116,11 +116,9 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
     added = []
     for slot in slots:
         stat = _stat_of_slot(slot) if part_of(slot, verdicts) == "value" else ""
-        if stat in ONE_COLUMN_STATS and stat not in have:
-            column = column_for(slot)
-            if column:
-                added.append(Ask(stat, column))
-                have.add(stat)
+        if stat in ONE_COLUMN_STATS and stat not in have and (column := column_for(slot)):
+            added.append(Ask(stat, column))
+            have.add(stat)
     return asks + added
 
 
