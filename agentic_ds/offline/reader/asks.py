@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentic_ds.offline.reader.constraints import Constraints
-from agentic_ds.offline.reader.hits import Hit, stat_hits
-from agentic_ds.offline.reader.mentions import Mention, Token, pick
+from agentic_ds.offline.reader.filters import MAX_LEVELS, VALUE_KINDS
+from agentic_ds.offline.reader.mentions import Mention, Token, number, pick
 from agentic_ds.offline.reader.vocabulary import (
     ADDITIVE,
     EXTREMES,
@@ -27,11 +27,10 @@ from agentic_ds.offline.reader.vocabulary import (
     RECORDED,
     SPECIAL,
     SUPERLATIVES,
+    TWO_WORD_STATS,
     WITH_WORDS,
 )
 
-GROUP_KINDS = ("categorical", "boolean", "text", "id")
-MAX_GROUP_LEVELS = 60      # a numeric column with at most this many values can group rows (a year, a rating)
 FEW_LEVELS = 20            # ... and "by" it (a quarter, a 1-5 rating), where "by" also reads "regressed by"
 MEASURED = frozenset("value values readings reading measurements observations records entries".split())
 _BEFORE_MISSING = frozenset({"have", "has", "had", "with", "a", "an", "no", "missing", "of", "values", "value"})
@@ -62,9 +61,62 @@ class Ask:
             param["slots"] = dict(self.slots)
         return param
 
-    @property
-    def key(self) -> tuple[Any, ...]:
-        return (self.stat, self.column, self.second, self.group, self.extreme, self.params.get("p"))
+
+@dataclass(frozen=True)
+class Hit:
+    stat: str
+    position: int
+    width: int
+    p: float | None = None
+
+
+def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
+    """The statistic words of a question in one pass: "standard deviation" is one hit of two words, "the 10th and
+    90th percentiles" two hits (one per rank), "total number of" no sum (a count); a `taken` word is not read."""
+    hits: list[Hit] = []
+    i = 0
+    while i < len(tokens):
+        if i in taken:
+            i += 1
+            continue
+        pair = (tokens[i].low, tokens[i + 1].low) if i + 1 < len(tokens) else ("", "")
+        stat = TWO_WORD_STATS.get(pair)
+        width = 2
+        if stat is None:
+            stat, width = ONE_WORD_STATS.get(tokens[i].low) or SUPERLATIVES.get(tokens[i].low), 1
+        if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
+            hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
+        elif stat == "percentile":
+            hits += [Hit(stat, at, 1, p) for at, p in _percentiles(tokens, i)]
+        elif stat == "sum" and i + 1 < len(tokens) and tokens[i + 1].low in ("number", "count"):
+            pass                                   # "total number of orders" is a count
+        elif stat is not None:
+            hits.append(Hit(stat, i, width))
+        i += width if stat else 1
+    return hits
+
+
+def _percentiles(tokens: Sequence[Token], i: int) -> list[tuple[int, float]]:
+    """(position, p) of each percentile "the 10th and 90th percentiles" names; the word itself for a quartile or
+    a bare "percentile" (the median)."""
+    before = tokens[i - 1].low if i else ""
+    if tokens[i].low == "quartile":
+        return [(i, 25.0 if before in ("lower", "first", "1st", "bottom") else 75.0)]
+    found: list[tuple[int, float]] = []
+    j = i - 1
+    while j >= 0 and (tokens[j].low in ("and", ",", "the") or _ordinal(tokens[j]) is not None):
+        value = _ordinal(tokens[j])
+        if value is not None:
+            found.append((j, value))
+        j -= 1
+    return sorted(found) or [(i, 50.0)]
+
+
+def _ordinal(token: Token) -> float | None:
+    """90 of "90th" (or of "90"): a percentile's rank."""
+    digits = token.low.rstrip("stndrh")
+    value = number(digits) if digits and digits[:1].isdigit() else None
+    return value if value is not None and 0 < value < 100 else None
 
 
 def _counts_rows(tokens: Sequence[Token], start: int) -> bool:
@@ -93,12 +145,10 @@ class AskReader:
         self.nouns = {m.start for m in self.mentions if _counts_rows(tokens, m.start) and not (
             m.end < len(tokens) and (tokens[m.end].low in MEASURED or tokens[m.end].low in ONE_WORD_STATS))}
         self.by_sentence: dict[int, list[Mention]] = {}
-        self.starting: dict[int, Mention] = {}
-        self.ending: dict[int, Mention] = {}
         for mention in self.mentions:
             self.by_sentence.setdefault(sentences[mention.start], []).append(mention)
-            self.starting[mention.start] = mention
-            self.ending[mention.end] = mention
+        self.starting = {m.start: m for m in self.mentions}
+        self.ending = {m.end: m for m in self.mentions}
         self.ranges: dict[int, tuple[int, int]] = {}
         for i, number_of_sentence in enumerate(sentences):
             start, _ = self.ranges.get(number_of_sentence, (i, i))
@@ -117,10 +167,10 @@ class AskReader:
 
     def groupable(self, name: str) -> bool:
         """Columns whose values name groups: categories, and numbers with few values (a year, a 1-5 rating)."""
-        if self.kinds.get(name) in GROUP_KINDS:
+        if self.kinds.get(name) in VALUE_KINDS:
             return True
         distinct = self.levels.get(name)
-        return self.numeric(name) and (distinct is not None and distinct <= MAX_GROUP_LEVELS or "year" in name.lower())
+        return self.numeric(name) and (distinct is not None and distinct <= MAX_LEVELS or "year" in name.lower())
 
     def _few_levels(self, name: str) -> bool:
         """A column "by" groups rows by: a category, or a number with a handful of values (a quarter, a rating)."""
@@ -213,12 +263,14 @@ class AskReader:
             hits = [h for h in hits if h.position not in self.used]
         hits = self._counts_of_columns(sorted(hits, key=lambda h: h.position))
         asks: list[Ask] = []
-        for sentence in sorted({self.sentences[h.position] for h in hits} | self._which_sentences()):
+        which = sorted({self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what")
+                        and i not in self.taken})[:MAX_HITS]          # sentences that may ask "which X ..."
+        for sentence in sorted({self.sentences[h.position] for h in hits} | set(which)):
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
         unique: dict[tuple[Any, ...], Ask] = {}
-        for ask in asks:
-            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")) and ask.key not in unique:
-                unique[ask.key] = ask
+        for ask in asks:        # each once: by statistic, columns, grouping and rank
+            if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")):
+                unique.setdefault((ask.stat, ask.column, ask.second, ask.group, ask.extreme, ask.params.get("p")), ask)
         return _missing_shares(list(unique.values()))
 
     def _counts_of_columns(self, hits: list[Hit]) -> list[Hit]:
@@ -240,17 +292,14 @@ class AskReader:
             kept.append(hit)
         return kept
 
-    def _which_sentences(self) -> set[int]:
-        found = {self.sentences[i] for i, t in enumerate(self.tokens)
-                 if t.low in ("which", "what") and i not in self.taken}
-        return set(sorted(found)[:MAX_HITS])
-
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
         from agentic_ds.offline.reader.tests import special_asks
 
         group, extreme, at = self.which_group(sentence)
         if group:
-            self._use_extremes(hits, extreme)
+            for hit in hits:     # "the narrowest sepals (lowest mean sepal_width)": a word repeating the direction
+                if EXTREMES.get(self.tokens[hit.position].low) == extreme:
+                    self.use(hit.position, hit.position + hit.width)
             hits = [h for h in hits if h.position != at and self.tokens[h.position].low not in EXTREMES]
         special = special_asks(self, sentence, hits)
         if special:
@@ -274,12 +323,6 @@ class AskReader:
             if per and (ask.stat != "count" and per != ask.column or ask.stat == "count" and not ask.column):
                 ask.group = per
         return plain
-
-    def _use_extremes(self, hits: list[Hit], extreme: str) -> None:
-        """"Which species has the narrowest sepals (lowest mean sepal_width)": a word repeating the direction."""
-        for hit in hits:
-            if EXTREMES.get(self.tokens[hit.position].low) == extreme:
-                self.use(hit.position, hit.position + hit.width)
 
     def _plain(self, hit: Hit, sentence: int) -> Ask | None:
         if hit.stat == "count":
@@ -358,8 +401,7 @@ class AskReader:
         named = self.starting.get(at + 1 + skip)
         if named is None:
             return None
-        end = named.end + (1 if not skip and named.end < len(self.tokens) and self.tokens[named.end].low in RECORDED
-                           else 0)
+        end = named.end + (not skip and named.end < len(self.tokens) and self.tokens[named.end].low in RECORDED)
         self.use(at, end)
         return named.column
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agentic_ds.offline.reader.mentions import Token, number
+from agentic_ds.offline.reader.mentions import Token, number, value_of
 from agentic_ds.offline.reader.vocabulary import (
     ALPHA_WORDS,
     BEYOND,
@@ -19,7 +19,6 @@ from agentic_ds.offline.reader.vocabulary import (
     EACH_WORDS,
     METHOD_WORDS,
     NEGATIONS,
-    NUMBER_WORDS,
     ROUND_WORDS,
     RULE_FILLERS,
     RULE_LEADS,
@@ -69,10 +68,6 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ("integer", "whole") and i >= 1 and tokens[i - 1].low == "nearest":
             found.digits = 0
             found.taken |= set(range(max(0, i - 3), i + 2 if _next(tokens, i) == "number" else i + 1))
-        elif low == "student" and _next(tokens, i) in ("t", "t-test", "test", "ttest"):     # "Student's t-test"
-            found.methods.append("student")
-            found.positions.append(i)
-            found.taken.add(i)
         elif low in ("yates", "yates'", "continuity") and NEGATIONS & {t.low for t in tokens[max(0, i - 3): i]}:
             found.methods.append("no_correction")                  # "without Yates' correction"
             start = max(j for j in range(max(0, i - 3), i) if tokens[j].low in NEGATIONS)
@@ -81,8 +76,8 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
             negated = i > 0 and tokens[i - 1].low in NEGATIONS             # "not assuming equal variances"
             found.methods.append("student" if low == "equal" and not negated else "welch")
             found.taken |= {i, i + 1} | ({i + 2} if _next(tokens, i + 1) in ("assumed", "assume") else set())
-        elif low in METHOD_WORDS:
-            found.methods.append(METHOD_WORDS[low])
+        elif low in METHOD_WORDS or low == "student" and _next(tokens, i) in ("t", "t-test", "test", "ttest"):
+            found.methods.append(METHOD_WORDS.get(low, low))                # "Student's t-test": student
             found.positions.append(i)
             found.taken.add(i)
         elif low in ("iqr", "interquartile"):
@@ -97,8 +92,10 @@ def read_constraints(tokens: Sequence[Token]) -> Constraints:
         elif low in ("sample", "population") and _next(tokens, i) in ("standard", "std", "variance", "sd"):
             found.ddof = 1 if low == "sample" else 0
             found.taken.add(i)
-        elif low in ALPHA_WORDS:
-            _alpha(tokens, i, found)
+        elif low in ALPHA_WORDS:     # "alpha = 0.01", "significance level of 5%": the first number within four words
+            j = next((j for j in range(i + 1, min(len(tokens), i + 5)) if tokens[j].is_number), None)
+            if j is not None:
+                _level(tokens[j], found, set(range(i, j + 1)))
         elif low == "level" and i >= 1 and tokens[i - 1].is_number:     # "at the 5% level", "the 0.05 level"
             _level(tokens[i - 1], found, {i - 1, i})
     return found
@@ -119,9 +116,7 @@ def _next(tokens: Sequence[Token], i: int) -> str:
 
 
 def _digits(token: Token) -> int | None:
-    if token.low in NUMBER_WORDS:
-        return NUMBER_WORDS[token.low]
-    value = number(token.text) if token.is_number else None
+    value = value_of(token)
     return int(value) if value is not None and value == int(value) and 0 <= value <= 10 else None
 
 
@@ -131,10 +126,7 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     for back in (1, 2):
         if at - back >= 0 and (digits := _digits(tokens[at - back])) is not None:
             start = at - back
-            for j in range(max(0, start - 4), start):
-                if tokens[j].low in ROUND_WORDS:
-                    start = j
-                    break
+            start = next((j for j in range(max(0, start - 4), start) if tokens[j].low in ROUND_WORDS), start)
             end = i + 1
             while start > 0 and tokens[start - 1].low in EACH_WORDS | ROUND_WORDS | {"to", "with"}:
                 start -= 1                                              # "each rounded to", "both to"
@@ -149,11 +141,8 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
 def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     """"1.5 IQR", "3 times the IQR", "1.5 x IQR"; 1.5 when no factor is written. The word itself stays free:
     without an outlier rule, "interquartile range" is a statistic."""
-    for back in range(1, 5):
-        j = i - back
-        if j < 0:
-            break
-        value = number(tokens[j].text) if tokens[j].is_number else None
+    for j in range(i - 1, max(-1, i - 5), -1):
+        value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.iqr_factor, found.rule_written = value, True
             lead = j
@@ -174,7 +163,7 @@ def _z(tokens: Sequence[Token], i: int, found: Constraints) -> None:
     if _absolute(tokens, i):
         found.taken |= {i - 1, i + 1}
     for j in range(i + 1, min(len(tokens), i + 6)):
-        value = number(tokens[j].text) if tokens[j].is_number else None
+        value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.z_threshold, found.rule_written = value, True
             found.taken |= set(range(i, j + 1))
@@ -193,7 +182,7 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     """"more than three standard deviations away from the mean" is the z rule |z| > 3; with a direction after it,
     "more than 2 SD above the mean" is z > 2 (one tail). Only said as "more than", "beyond" or "outside" is it
     this rule: "within 2 SD" keeps what it would count."""
-    value = _value(tokens[i - 1])
+    value = value_of(tokens[i - 1])
     if value is None or not 0 < value <= 10:
         return
     lead = i - 1
@@ -208,19 +197,6 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     while end < len(tokens) and tokens[end].low in SD_TAIL:      # "away from the mean (sample sd)": the rule's own
         end += 1
     found.taken |= set(range(lead, end))
-
-
-def _value(token: Token) -> float | None:
-    if token.is_number:
-        return number(token.text)
-    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
-
-
-def _alpha(tokens: Sequence[Token], i: int, found: Constraints) -> None:
-    """"alpha = 0.01", "significance level of 5%": the first number within four words."""
-    j = next((j for j in range(i + 1, min(len(tokens), i + 5)) if tokens[j].is_number), None)
-    if j is not None:
-        _level(tokens[j], found, set(range(i, j + 1)))
 
 
 def _level(token: Token, found: Constraints, span: set[int]) -> None:

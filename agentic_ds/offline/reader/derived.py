@@ -152,10 +152,7 @@ def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, 
 
 def _operator(tokens: Sequence[Token], j: int) -> tuple[str | None, int]:
     token = tokens[j]
-    if token.text in SYMBOL_OPS:
-        return SYMBOL_OPS[token.text], 1
-    if token.low in WORD_OPS:
-        return WORD_OPS[token.low], 1
-    if j + 1 < len(tokens) and (token.low, tokens[j + 1].low) in TWO_WORD_OPS:
-        return TWO_WORD_OPS[(token.low, tokens[j + 1].low)], 2
-    return None, 1
+    pair = (token.low, tokens[j + 1].low) if j + 1 < len(tokens) else ("", "")
+    if pair in TWO_WORD_OPS:
+        return TWO_WORD_OPS[pair], 2
+    return SYMBOL_OPS.get(token.text) or WORD_OPS.get(token.low), 1

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, TypeGuard
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.filters import Filter
 from agentic_ds.offline.reader.mentions import Mention, Token
-from agentic_ds.offline.reader.mentions import number as number_of
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.vocabulary import (
     BACK_REFERENCES,
@@ -96,7 +95,7 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
     values = {f.value for f in filters if isinstance(f.value, (int, float))}
     said: set[int] = set()
     for i, token in enumerate(tokens):
-        value = number_of(token.text) if token.is_number else None
+        value = token.value
         if value is not None and value in values:
             tail = [j for j in range(i + 1, min(len(tokens), i + 4)) if tokens[j].low in ("or", "more", "less",
                                                                                           "fewer", "above", "below")]
@@ -168,10 +167,9 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     taken_values = {str(v).lower() for f in spec.filters for v in (f.value if isinstance(f.value, list) else [f.value])}
     taken_values |= {str(v).lower() for a in spec.asks for v in a.params.get("levels") or ()}
     values = {str(v).lower() for c in columns if c.kind != "numeric" for v, _ in c.top_values
-              if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS
-    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and (
-        t.low in values and t.low not in taken_values or t.word in values - taken_values)]   # "Chinstraps"
-    # "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
+              if isinstance(v, str) and v.isalpha() and len(v) > 2} - STOP_WORDS - taken_values
+    unused = [t.text for i, t in enumerate(tokens) if i not in consumed and i not in named and {t.low, t.word} & values]
+    # "Chinstraps" (plural); "for IBM and for Goodyear" read as Goodyear alone; "among Saturday dinner parties"
     doubts += doubt_of(unused, "the value(s) {} of the data are named but not used")
     # "the mean salary of Finance staff, and of Support staff": one figure over both, or one each? Said with "or"
     # ("in Finance or Support") the rows are pooled; otherwise a statistic not grouped by that column is a guess.

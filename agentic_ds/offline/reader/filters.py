@@ -18,21 +18,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_ds.offline.reader.constraints import deviations_at
-from agentic_ds.offline.reader.mentions import Mention, Token, number
+from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, number, value_of
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
 from agentic_ds.offline.reader.vocabulary import LINK_WORDS as _LINK
 from agentic_ds.offline.reader.vocabulary import MISSING_WORDS as _MISSING_WORDS
-from agentic_ds.offline.reader.vocabulary import NUMBER_WORDS, RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
+from agentic_ds.offline.reader.vocabulary import RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.profiling.model import ColumnProfile
 
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
 DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
-MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3")
+MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3") and groups rows
 _UNITS_AFTER = frozenset({"decimal", "decimals", "percent", "%", "times", "or", "and"})
 CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
@@ -79,7 +79,8 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         if not op or value is None or j + 1 < len(tokens) and deviations_at(tokens, j + 1):   # "less than 2 SD"
             i += 1
             continue
-        column = _before(ends, tokens, i) or _after(starts, j + 1) or _age_column(tokens[i].low, kinds, i)
+        column = (_before(ends, tokens, i) or starts.get(j + 1) or starts.get(j + 2)
+                  or _age_column(tokens[i].low, kinds, i))
         guessed = column is None and op != "between" and _ends_clause(tokens, j + 1)
         column = column or (_spanning(value, columns or {}, i) if guessed else None)
         if column is None:
@@ -108,13 +109,6 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
 def _listed(tokens: Sequence[Token], at: int) -> bool:
     """", 2" (or ", and 2") continues a list of values at `at`."""
     return at + 1 < len(tokens) and tokens[at].text == "," and tokens[at + 1].is_number
-
-
-def value_of(token: Token) -> float | None:
-    """The number a token states: `10`, `2.5`, or a number word ("four")."""
-    if token.is_number:
-        return number(token.text)
-    return float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
 
 
 def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile],
@@ -162,18 +156,10 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
 
 def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mention | None:
     """The numeric column named just before position `i` (linking words like "is", "of" may sit between)."""
-    j = i
-    for _ in range(3):
-        if j in ends:
-            return ends[j]
-        if j - 1 < 0 or tokens[j - 1].low not in _LINK:
-            return None
-        j -= 1
-    return ends.get(j)
-
-
-def _after(starts: dict[int, Mention], j: int) -> Mention | None:
-    return starts.get(j) or starts.get(j + 1)
+    for j in range(i, i - 4, -1):          # up to three words back
+        if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK:
+            return ends.get(j)
+    return None
 
 
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
@@ -184,7 +170,7 @@ def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int
         key = (tokens[i + 1].low, tokens[i + 2].low)
         if i in taken or value_of(tokens[i]) is None or key not in _OR_MORE:
             continue
-        column = _after(starts, i + 3) or ends.get(i)
+        column = starts.get(i + 3) or starts.get(i + 4) or ends.get(i)
         if column is not None:
             found.append(Filter(column.column, _OR_MORE[key], value_of(tokens[i]), min(i, column.start),
                                 max(i + 3, column.end)))
@@ -197,7 +183,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
     rule are dropped before the statistics. The outlier words are consumed, so they are not also counted."""
     found = []
     for i, token in enumerate(tokens):
-        if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering", "removed", "excluded", "dropped"):
+        if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering"):
             continue
         window = [j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS]
         if not window or i in taken:
@@ -253,7 +239,7 @@ def _unrecorded(tokens: Sequence[Token], at: int) -> int | None:
     if tokens[at].low != "no":
         return None
     return next((j for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in RECORDED
-                 and not any(t.text in (".", "?", "!", ";") for t in tokens[at:j])), None)
+                 and not any(t.text in SENTENCE_END for t in tokens[at:j])), None)
 
 
 def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
@@ -262,7 +248,7 @@ def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
         for j in (at - step, at + step):
             if 0 <= j < len(tokens) and tokens[j].low in _DROP_WORDS:
                 between = tokens[min(j, at): max(j, at)]
-                if not any(t.text in (".", "?", "!", ";") for t in between):
+                if not any(t.text in SENTENCE_END for t in between):
                     return j
     return None
 

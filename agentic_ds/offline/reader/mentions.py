@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, SKIP_IN_NAMES, STOP_WORDS
+from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, NUMBER_WORDS, SKIP_IN_NAMES, STOP_WORDS
 from agentic_ds.profiling.model import ColumnProfile
 
 _TOKEN = re.compile(
@@ -23,7 +23,7 @@ _TOKEN = re.compile(
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _INITIALS = re.compile(r"[A-Za-z]{3,5}")
-_SENTENCE_END = frozenset({".", "?", "!", ";"})
+SENTENCE_END = frozenset({".", "?", "!", ";"})
 MAX_WORDS = 4
 MAX_CLIPPED = 32
 CLIP = 3                  # the shortest beginning of a word that stands for it in a name ("int" for interest)
@@ -34,13 +34,16 @@ class Token:
     text: str              # as written ("Engineering", "10", ">=")
     low: str               # lower case, backticks removed
     word: str              # singular word form ("employees" -> "employee"), "" for numbers and symbols
-    start: int = 0         # character offsets in the text
-    end: int = 0
     possessive: bool = False   # "country's": ends a noun phrase
 
     @property
+    def value(self) -> float | None:
+        """The number the token writes (`10`, `1,000`, `30%`), else None."""
+        return number(self.text) if self.text[:1].isdigit() else None
+
+    @property
     def is_number(self) -> bool:
-        return bool(self.text) and (self.text[0].isdigit()) and number(self.text) is not None
+        return self.value is not None
 
     @property
     def is_word(self) -> bool:
@@ -93,13 +96,18 @@ def number(text: str) -> float | None:
         return None
 
 
+def value_of(token: Token) -> float | None:
+    """The number a token states: `10`, `2.5`, or a number word ("four")."""
+    return token.value if token.is_number else float(NUMBER_WORDS[token.low]) if token.low in NUMBER_WORDS else None
+
+
 def tokenize(text: str) -> list[Token]:
     tokens = []
     for match in _TOKEN.finditer(text):
-        raw, start, end = match.group(0), match.start(), match.end()
+        raw = match.group(0)
         if raw.startswith("`"):
             inner = raw[1:-1]
-            tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower(), start, end))
+            tokens.append(Token(inner, inner.lower(), "_".join(words(inner)) or inner.lower()))
             continue
         raw = raw.strip("'") or raw              # 'Sales' in quotes is the value Sales
         low = raw.lower()
@@ -107,7 +115,7 @@ def tokenize(text: str) -> list[Token]:
         if possessive:
             low, raw = low[:-2], raw[:-2]
         found = words(raw.strip("'")) if raw[0].isalpha() or raw[0] == "_" else []
-        tokens.append(Token(raw, low, "_".join(found), start, end, possessive))
+        tokens.append(Token(raw, low, "_".join(found), possessive))
     return tokens
 
 
@@ -151,15 +159,10 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
     found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        exact = _exact_at(tokens, i, index)
-        if exact is not None:
-            found.append(exact)
-            i = exact.end
-            continue
-        phrase = _phrase_at(tokens, i, index)
-        if phrase is not None:
-            found.append(phrase)
-            i = phrase.end
+        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index)
+        if named is not None:
+            found.append(named)
+            i = named.end
             continue
         word = _telling(tokens[i])
         name = _only(word, index.candidates(word) if word else [], index)
@@ -179,9 +182,7 @@ def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Menti
         words_here = [_telling(t) for t in tokens[start: start + size]]
         if len(words_here) < size or not all(words_here):
             continue
-        common = set(index.candidates(words_here[0]))
-        for word in words_here[1:]:
-            common &= set(index.candidates(word))
+        common = set.intersection(*(set(index.candidates(word)) for word in words_here))
         if len(common) == 1:
             return Mention(start, start + size, common.pop(), False)
     return None
@@ -263,14 +264,8 @@ def _runs(found: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
 
 def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention | None:
     """The mention a phrase means: the last one of the first run that holds a suitable column."""
-    runs: dict[int, list[Mention]] = {}
-    for mention in mentions:
-        runs.setdefault(mention.run, []).append(mention)
-    for run in runs.values():
-        fitting = [m for m in run if suits(m.column)]
-        if fitting:
-            return fitting[-1]
-    return None
+    fitting = [m for m in mentions if suits(m.column)]       # in order: the first fitting one is of that run
+    return next((m for m in reversed(fitting) if m.run == fitting[0].run), None)
 
 
 def sentence_ids(tokens: Sequence[Token]) -> list[int]:
@@ -278,6 +273,6 @@ def sentence_ids(tokens: Sequence[Token]) -> list[int]:
     ids, current = [], 0
     for token in tokens:
         ids.append(current)
-        if token.text in _SENTENCE_END:
+        if token.text in SENTENCE_END:
             current += 1
     return ids

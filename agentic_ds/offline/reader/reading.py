@@ -80,7 +80,8 @@ def _read(task: str, key: _Key) -> Reading:
     if spec.confident and (closed or not words & OPEN_WORDS):
         return Reading(task, "direct", spec, key.profile, asks=_asks(spec))
     # "median tip, 2dp" is closed; "middle flipper length for each species" holds words that ask for something
-    if words & OPEN_WORDS or not spec.asks and not _asking(words) and not closed and not spec.doubts:
+    # (worded as a question or an order to compute)
+    if words & OPEN_WORDS or not spec.asks and not words & ASKING_WORDS and not closed and not spec.doubts:
         drivers = bool(words & DRIVER_WORDS)
         return Reading(task, "open", spec, key.profile, goals=open_goals(words, drivers), drivers=drivers,
                        asks=[ReadAsk(_clip(task))])
@@ -96,11 +97,6 @@ def open_goals(words: set[str], drivers: bool) -> tuple[str, ...]:
     if drivers:
         asked |= {"relationships", "group_comparisons", "predictive"}
     return ("audit", "descriptive", *[g for g in GOALS if g in asked])
-
-
-def _asking(words: set[str]) -> bool:
-    """The task is worded as a question or an order to compute something."""
-    return bool(words & ASKING_WORDS)
 
 
 def _asks(spec: QuestionSpec) -> list[ReadAsk]:

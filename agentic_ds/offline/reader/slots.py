@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from agentic_ds.offline.reader.asks import Ask
 from agentic_ds.offline.reader.constraints import SLOT
-from agentic_ds.offline.reader.mentions import Token, number, tokenize, words
+from agentic_ds.offline.reader.mentions import Token, tokenize, words
 from agentic_ds.offline.reader.vocabulary import (
     DISTINCT_WORDS,
     FAMILIES,
@@ -60,7 +60,7 @@ def verdict_rules(tokens: Sequence[Token]) -> list[tuple[int, int, float | None]
         if tokens[i].low in ("yes", "true") and tokens[i + 1].low in RULE_WORDS:
             end = i + 2 + len(_clause([t.low for t in tokens[i + 2: i + 2 + RULE_TOKENS]]))
             signs = [j for j in range(i + 2, end) if tokens[j].low in VERDICT_SIGNS]
-            level = next((number(t.text) for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
+            level = next((t.value for t in tokens[signs[0]: end] if t.is_number), None) if signs else None
             rules.append((i, end, level))
     return rules
 
@@ -85,12 +85,10 @@ def _verdict(rule_words: list[str]) -> str:
 
 
 def part_of(slot: str, verdicts: Mapping[str, str]) -> str:
-    """Which output a slot wants: its verdict when it is a yes/no slot (maybe "", none), else `slot_part`."""
-    return verdicts[slot] if slot in verdicts else slot_part(slot)
-
-
-def slot_part(slot: str) -> str:
-    """Which output of an ask a slot wants: value, p_value, statistic, normal, significant, slope, intercept, r2."""
+    """Which output of an ask a slot wants: its verdict when it is a yes/no slot (maybe "", none), else value,
+    p_value, statistic, normal, significant, slope, intercept, r2 or dof."""
+    if slot in verdicts:
+        return verdicts[slot]
     parts = slot.lower().split("_")
     if "pvalue" in parts or "p" in parts and "value" in parts or parts == ["p"]:
         return "p_value"
@@ -118,11 +116,9 @@ def asks_from_slots(slots: Sequence[str], asks: list[Ask], column_for: Callable[
     added = []
     for slot in slots:
         stat = _stat_of_slot(slot) if part_of(slot, verdicts) == "value" else ""
-        if stat in ONE_COLUMN_STATS and stat not in have:
-            column = column_for(slot)
-            if column:
-                added.append(Ask(stat, column))
-                have.add(stat)
+        if stat in ONE_COLUMN_STATS and stat not in have and (column := column_for(slot)):
+            added.append(Ask(stat, column))
+            have.add(stat)
     return asks + added
 
 
@@ -179,16 +175,11 @@ def _names_level(word: str, level: str, group: str) -> bool:
 
 def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
     free = [a for a in asks if part not in a.slots]
-    if part in ("p_value", "statistic"):
-        free = [a for a in free if a.stat in TESTS] or free
-    elif part == "normal":
-        free = [a for a in free if a.stat in NORMALITY_TESTS]
-    elif part in ("significant", "holds", "slope", "intercept", "r2", "dof"):
-        free = [a for a in free if a.stat in TESTS]
+    if part != "value":     # an output of a test (a p-value or statistic of any ask when no test has one free)
+        tests = [a for a in free if a.stat in (NORMALITY_TESTS if part == "normal" else TESTS)]
+        return next(iter(tests or (free if part in ("p_value", "statistic") else [])), None)
     if not free:
         return None
-    if part != "value":
-        return free[0]
     slot_words, wanted = set(words(slot)), _stat_of_slot(slot)
     grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
     if grouped:

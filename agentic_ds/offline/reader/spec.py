@@ -156,8 +156,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
     constraints = read_constraints(tokens)
     # "the slope (5 decimals) and the intercept (1 decimal)": one rounding serves all, the finest said
     spec.digits = max(constraints.roundings) if constraints.roundings else constraints.digits
-    taken = set(constraints.taken)
-    taken |= {p for derived in spec.derived for p in range(derived.start, derived.end)}
+    taken = constraints.taken | {p for derived in spec.derived for p in range(derived.start, derived.end)}
     for start, end, level in verdict_rules(tokens):         # "(yes if p < 0.01)": read with its yes/no slot
         taken |= set(range(start, end))
         if constraints.alpha is None and level is not None and 0 < level <= 0.5:

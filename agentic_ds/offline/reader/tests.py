@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
-from agentic_ds.offline.reader.hits import Hit
+from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader, Hit
 from agentic_ds.offline.reader.vocabulary import (
+    CORRELATIONS,
     METHOD_WORDS,
     NORMALITY_TESTS,
     TEST_TALK,
@@ -32,20 +32,14 @@ from agentic_ds.offline.reader.vocabulary import (
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
+_METHOD_ASKS = {**dict.fromkeys(NORMALITY_TESTS, "normality"), **dict.fromkeys(CORRELATIONS, "corr"),
+                **dict.fromkeys(("welch", "student", "mannwhitney", "paired"), "ttest")}
 
 
 def method_hits(reader: AskReader) -> list[Hit]:
     """A named test ("Shapiro-Wilk", "KS", "Welch", "paired") is itself an ask, even with no other word for it."""
-    hits = []
-    for i in sorted(reader.constraints.positions)[:MAX_HITS]:
-        method = METHOD_WORDS.get(reader.tokens[i].low, "")
-        if method in NORMALITY_TESTS:
-            hits.append(Hit("normality", i, 1))
-        elif method in ("welch", "student", "mannwhitney", "paired"):
-            hits.append(Hit("ttest", i, 1))
-        elif method in ("pearson", "spearman", "kendall"):
-            hits.append(Hit("corr", i, 1))
-    return hits
+    return [Hit(_METHOD_ASKS[method], i, 1) for i in sorted(reader.constraints.positions)[:MAX_HITS]
+            if (method := METHOD_WORDS.get(reader.tokens[i].low, "")) in _METHOD_ASKS]
 
 
 def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]:
@@ -63,8 +57,7 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
             reader.used |= {p for other in hits if other.stat == stat for p in range(other.position,
                                                                                      other.position + other.width)}
             found.append(ask)
-    c = reader.constraints
-    if c.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
+    if reader.constraints.z_threshold is not None and not any(a.stat.startswith("outliers") for a in found):
         counting = [h for h in hits if h.stat == "count"]
         if counting:
             reader.use(counting[0].position, counting[0].position + counting[0].width)

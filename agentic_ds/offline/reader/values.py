@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
-from agentic_ds.offline.reader.mentions import Mention, Token, number, tokenize
+from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, tokenize
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
@@ -187,7 +187,7 @@ def _value_at(tokens: Sequence[Token], i: int, index: dict) -> tuple[int, list[t
 
 
 def _sentence_start(tokens: Sequence[Token], i: int) -> bool:
-    return i == 0 or tokens[i - 1].text in (".", "?", "!", ";")
+    return i == 0 or tokens[i - 1].text in SENTENCE_END
 
 
 _LOOK = 5               # tokens either side where a column named is the period's column
@@ -209,11 +209,9 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
         if op is None:
             continue
         column = places.column(tokens, word_at, i, dates_only=month is not None)
-        if not column:
-            continue
         if column in places.years:
             found.append(Filter(column, op, year, word_at, i + 1))
-        else:
+        elif column:
             found.append(Filter(column, "period", _bounds(op, year, month), word_at, i + 1))
     return found
 
@@ -313,7 +311,7 @@ def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
 
 
 def _year(token: Token) -> int | None:
-    value = number(token.text) if token.is_number else None
+    value = token.value
     return int(value) if value is not None and value == int(value) and 1000 <= value <= 2200 else None
 
 

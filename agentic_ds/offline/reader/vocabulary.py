@@ -174,12 +174,11 @@ DISTINCT_WORDS = frozenset("distinct unique different separate".split())
 NOT_NOUNS = DISTINCT_WORDS | frozenset("of the a an total times".split())
 
 # -- open tasks ----------------------------------------------------------------------------------------------------
-OPEN_WORDS = frozenset("""explore exploratory eda analyse analyze analysis insights insight overview understand
-    investigate summarise summarize summary drives drive driving drivers driver factors factor predict predicts
-    predicting forecast forecasting explains explain affects affect determines determine influences influence
-    impact""".split())
 DRIVER_WORDS = frozenset("""drives drive driving drivers driver factors factor explains explain explained affects
     affect determines determine influences influence impact relate""".split())
+OPEN_WORDS = frozenset("""explore exploratory eda analyse analyze analysis insights insight overview understand
+    investigate summarise summarize summary predict predicts predicting forecast forecasting""".split()) | (
+    DRIVER_WORDS - {"explained", "relate"})
 GOAL_WORDS = {
     "relationships": frozenset("why relationship correlation correlate associated association relate related".split()),
     "group_comparisons": frozenset("which compare comparison differ difference segment segments versus vs".split()),
