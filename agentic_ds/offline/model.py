@@ -76,10 +76,7 @@ class OfflineLlm(BaseLlm):
 
     def answer(self, req: ParsedRequest) -> Reply:
         """The reply for one parsed request (public for tests)."""
-        handler = self.handlers().get(role_of(req.agent) or "")
-        if handler is None:
-            return Reply.say(compact_turn(req))
-        return handler(req)
+        return self.handlers().get(role_of(req.agent) or "", lambda r: Reply.say(compact_turn(r)))(req)
 
     def handlers(self) -> dict[str, Callable[[ParsedRequest], Reply]]:
         """The answer for each role of the table of agents (an agent's role comes from its name)."""

@@ -104,14 +104,10 @@ def _instruction_block(text: str) -> str | None:
 
 def _system_text(request: LlmRequest) -> str:
     system = request.config.system_instruction if request.config else None
-    if system is None:
-        return ""
-    if isinstance(system, str):
-        return system
+    if system is None or isinstance(system, str):
+        return system or ""
     parts = getattr(system, "parts", None)
-    if parts:
-        return "\n".join(p.text for p in parts if getattr(p, "text", None))
-    return str(system)
+    return "\n".join(p.text for p in parts if getattr(p, "text", None)) if parts else str(system)
 
 
 def _declared_tools(request: LlmRequest) -> tuple[str, ...]:
