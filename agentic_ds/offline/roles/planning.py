@@ -7,7 +7,7 @@ import difflib
 import re
 
 from agentic_ds.offline import context as ctx
-from agentic_ds.offline.planner.markdown import parse_plan
+from agentic_ds.offline.planner.markdown import PlanStage, parse_plan, render_plan
 from agentic_ds.offline.planner.plan import DEFAULT_MAX_STAGES, plan_for
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content, covers
@@ -21,6 +21,7 @@ _STAGE_LINE = re.compile(r"^#+\s*(stage|step)|^\s*\d+[.)]\s", re.I | re.M)
 _FILE_NAMED = re.compile(r"outputs/|figures/|\.json|\.csv|\.png")
 _APPROVED = re.compile(r"[*#\s]*approved\b", re.I)
 MAX_LISTED_COLUMNS = 12
+_PROBLEMS = "outputs/01-input-problems.json"
 
 
 def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
@@ -50,9 +51,9 @@ def _quoted(text: str) -> str:
 
 
 def _no_data_plan(problem: str) -> str:
-    return (f"No input file could be analysed ({problem}).\n\n## Stages\n\n### Stage 1: Report the input problems\n"
-            "List the input files and why they could not be read.\nExpected outputs: outputs/01-input-problems.json\n\n"
-            "## Success criteria\n- outputs/01-input-problems.json explains why no analysis was possible.\n")
+    stage = PlanStage("Report the input problems", "List the input files and why they could not be read.", [_PROBLEMS])
+    return render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
+                       f"No input file could be analysed ({problem}).")
 
 
 def plan_reviewer_turn(req: ParsedRequest) -> Reply:
