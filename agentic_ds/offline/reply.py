@@ -45,11 +45,16 @@ def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] 
 
 
 def results_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, dict[str, Any]] | Reply:
-    """The result documents (those with summary sentences) among `paths`, or the reads that fetch them."""
-    documents = json_files_or_fetch(req, paths)
+    """The result documents (those with summary sentences) among the `result_files` of `paths`, or the reads that
+    fetch them."""
+    documents = json_files_or_fetch(req, result_files(paths))
     if isinstance(documents, Reply):
         return documents
-    return {p: d for p, d in documents.items() if isinstance(d, dict) and d.get("summary")}
+    return {p: d for p, d in documents.items() if has_summary(d)}
+
+
+def has_summary(document: Any) -> bool:
+    return isinstance(document, dict) and bool(document.get("summary"))
 
 
 def result_files(paths: list[str]) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.reply import Reply, read_json_file
+from agentic_ds.offline.reply import Reply, has_summary, read_json_file
 from agentic_ds.offline.request import ParsedRequest, ToolExchange
 from agentic_ds.offline.roles.attempts import Step, stage_step, task_steps
 from agentic_ds.skills import SkillLibrary
@@ -85,7 +85,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             asked, document = read_json_file(req, attempt.result_path, req.exchanges.index(run))
             if not asked:
                 return Reply.call("read_file", path=attempt.result_path)
-            if _has_summary(document):
+            if has_summary(document):
                 outcome.label, outcome.result_path, outcome.result = attempt.label, attempt.result_path, document
                 outcome.files = tuple(sorted(set(_files(run)) | {attempt.result_path}))
                 break
@@ -99,7 +99,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             asked, document = read_json_file(req, path, _turn_start(req))
             if not asked:
                 return Reply.call("read_file", path=path)
-            if _has_summary(document):
+            if has_summary(document):
                 label = f"{document.get('skill', '?')}/{document.get('template', '?')}"
                 outcome.label, outcome.result_path, outcome.result, outcome.files = label, path, document, (path,)
         if outcome.ok:
@@ -120,10 +120,6 @@ def _turn_start(req: ParsedRequest) -> int:
     """Index of the exchange before this turn's first one (-1 when the turn starts the history)."""
     current = [i for i, ex in enumerate(req.exchanges) if ex.current_turn]
     return (current[0] - 1) if current else len(req.exchanges) - 1
-
-
-def _has_summary(document: Any) -> bool:
-    return isinstance(document, dict) and bool(document.get("summary"))
 
 
 def _error_text(run: ToolExchange) -> str:

@@ -30,9 +30,7 @@ def named_results(text: str) -> list[str]:
 
 def criteria_turn(req: ParsedRequest) -> Reply:
     criteria = ctx.criteria(req)
-    produced = result_files(ctx.produced(req))
-    named = [p for c in criteria for p in named_results(c.text)]
-    documents = results_or_fetch(req, list(dict.fromkeys([*named, *produced])))
+    documents = results_or_fetch(req, [p for c in criteria for p in named_results(c.text)] + ctx.produced(req))
     if isinstance(documents, Reply):
         return documents
     reading = read_question(ctx.task(req), ctx.profile(req))

@@ -13,7 +13,7 @@ from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
-from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
+from agentic_ds.offline.reply import Reply, results_or_fetch
 from agentic_ds.offline.request import ParsedRequest
 from agentic_ds.schema import RunStatus
 
@@ -23,7 +23,7 @@ _INVENTORY = ("Correlations among", "Described", "Audited", "Loaded")
 
 
 def summary_turn(req: ParsedRequest) -> Reply:
-    documents = results_or_fetch(req, result_files(ctx.produced(req)))
+    documents = results_or_fetch(req, ctx.produced(req))
     if isinstance(documents, Reply):
         return documents
     answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
