@@ -20,8 +20,7 @@ from google.genai import types
 
 from agentic_ds.agent_table import role_of
 from agentic_ds.context.per_call import PROMPT_CONTEXT
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest, parse_request
+from agentic_ds.offline.request import ParsedRequest, Reply, parse_request
 from agentic_ds.offline.roles.coder import coding_turn
 from agentic_ds.offline.roles.compactor import compact_turn
 from agentic_ds.offline.roles.criteria import criteria_turn

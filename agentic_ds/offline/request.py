@@ -1,4 +1,5 @@
-"""Read an `LlmRequest` the way the offline model needs it: which agent asks, and its own tool history.
+"""Read an `LlmRequest` the way the offline model needs it (which agent asks, and its own tool history), and what
+one offline turn answers: text or tool calls (`Reply`), after reading the result files it needs.
 
 The offline model is stateless. What it knows comes from the values the agent's prompt was rendered from
 (`context`: the task, the asks, the profile, the plan, the stage, the criteria, as data, never the rendered text)
@@ -55,6 +56,24 @@ class ParsedRequest:
             if ex.response is not None:
                 pieces.append(json.dumps(ex.response, default=str))
         return "\n".join(pieces)
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @classmethod
+    def say(cls, text: str) -> Reply:
+        return cls(text=text)
+
+    @classmethod
+    def json(cls, value: Any) -> Reply:
+        return cls(text=json.dumps(value, ensure_ascii=False))
+
+    @classmethod
+    def call(cls, name: str, **args: Any) -> Reply:
+        return cls(calls=[(name, args)])
 
 
 def parse_request(request: LlmRequest) -> ParsedRequest:
@@ -170,3 +189,38 @@ def salvage_json_object(text: str) -> dict[str, Any]:
 
 
 _MEMBER = re.compile(r'\s*,?\s*("(?:[^"\\]|\\.)*")\s*:\s*')
+
+
+def read_json_file(req: ParsedRequest, path: str, after: int | None = None) -> tuple[bool, Any]:
+    """(asked, document): whether `read_file(path)` was already called, and the JSON it returned (or None); the
+    last such call, or with `after` the first one made after exchange number `after`."""
+    for exchange in reversed(req.exchanges) if after is None else req.exchanges[after + 1:]:
+        if exchange.name == "read_file" and exchange.args.get("path") == path and exchange.response is not None:
+            return True, tool_json(exchange.response)
+    return False, None
+
+
+def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] | Reply:
+    """Documents of every `paths` entry (None when unreadable), or one reply fetching all missing ones at once."""
+    missing = [p for p in paths if not read_json_file(req, p)[0]]
+    if missing and "read_file" in req.tools:
+        return Reply(calls=[("read_file", {"path": p}) for p in missing])
+    return {p: read_json_file(req, p)[1] for p in paths}
+
+
+def results_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, dict[str, Any]] | Reply:
+    """The result documents (those with summary sentences) among the `result_files` of `paths`, or the reads that
+    fetch them."""
+    documents = json_files_or_fetch(req, result_files(paths))
+    if isinstance(documents, Reply):
+        return documents
+    return {p: d for p, d in documents.items() if has_summary(d)}
+
+
+def has_summary(document: Any) -> bool:
+    return isinstance(document, dict) and bool(document.get("summary"))
+
+
+def result_files(paths: list[str]) -> list[str]:
+    """The result documents among `paths`: `outputs/....json`, in order, without duplicates."""
+    return list(dict.fromkeys(p for p in paths if p.startswith("outputs/") and p.endswith(".json")))

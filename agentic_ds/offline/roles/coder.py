@@ -16,8 +16,7 @@ from typing import Any
 
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.reply import Reply, has_summary, read_json_file
-from agentic_ds.offline.request import ParsedRequest, ToolExchange
+from agentic_ds.offline.request import ParsedRequest, Reply, ToolExchange, has_summary, read_json_file
 from agentic_ds.offline.roles.attempts import Step, stage_step, task_steps
 from agentic_ds.skills import SkillLibrary
 

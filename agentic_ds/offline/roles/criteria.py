@@ -13,8 +13,7 @@ import re
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
-from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, result_files, results_or_fetch
 from agentic_ds.schema import CriterionRecord
 
 _RESULT_PATH = re.compile(r"outputs/[\w./\-]{1,200}")

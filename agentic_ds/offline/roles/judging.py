@@ -15,8 +15,7 @@ from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import addresses, content
 from agentic_ds.offline.reader.vocabulary import ESTIMATE_WORDS
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply
 
 TITLE_WORDS = 8
 

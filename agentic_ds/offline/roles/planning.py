@@ -11,8 +11,7 @@ from agentic_ds.offline.planner.markdown import PlanStage, parse_plan, render_pl
 from agentic_ds.offline.planner.plan import DEFAULT_MAX_STAGES, plan_for
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content, covers
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 

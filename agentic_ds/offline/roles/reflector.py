@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply
 from agentic_ds.offline.roles.criteria import named_results
 from agentic_ds.schema import StageStatus
 

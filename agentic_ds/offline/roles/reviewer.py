@@ -10,8 +10,7 @@ import json
 from typing import Any
 
 from agentic_ds.offline import context as ctx
-from agentic_ds.offline.reply import Reply, json_files_or_fetch, result_files
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, json_files_or_fetch, result_files
 
 QUOTE_CHARS = 120
 

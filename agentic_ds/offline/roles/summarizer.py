@@ -13,8 +13,7 @@ from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
-from agentic_ds.offline.reply import Reply, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.schema import RunStatus
 
 MAX_FINDINGS_PER_FILE = 3

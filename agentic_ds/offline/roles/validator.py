@@ -13,8 +13,7 @@ from typing import Any
 from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import ReadAsk, Reading, read_question
 from agentic_ds.offline.reader.addressing import addresses
-from agentic_ds.offline.reply import Reply, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.offline.roles.summarizer import analysis_paths, headline
 from agentic_ds.schema import StageStatus
 
