@@ -18,6 +18,9 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
+from agentic_ds.profiling.model import DataProfile
+from agentic_ds.schema import CriterionRecord, StageRecord, read_model, read_records
+
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
 _BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
@@ -56,6 +59,55 @@ class ParsedRequest:
             if ex.response is not None:
                 pieces.append(json.dumps(ex.response, default=str))
         return "\n".join(pieces)
+
+    # The values its prompt was rendered from, typed, never parsed from text. Each context builder in `workflow/`
+    # passes records (`StageRecord`, `CriterionRecord`), the run's `DataProfile`, the asks and the execution record;
+    # these take them as given, or rebuild a record from a plain dict (a context that went through JSON), and fall
+    # back to an empty value when a key is missing.
+
+    def task(self) -> str:
+        return str(self.context.get("task") or "")
+
+    def text_of(self, key: str) -> str:
+        value = self.context.get(key)
+        return value if isinstance(value, str) else ""
+
+    def profile(self) -> DataProfile:
+        value = self.context.get("profile")
+        if isinstance(value, DataProfile):
+            return value
+        return DataProfile.from_json(value) if isinstance(value, dict) else DataProfile()
+
+    def stage(self) -> StageRecord | None:
+        value = self.context.get("stage")
+        return value if isinstance(value, StageRecord) else read_model(StageRecord, value)
+
+    def stages(self) -> list[StageRecord]:
+        return _records(StageRecord, self.context.get("stages"))
+
+    def criteria(self) -> list[CriterionRecord]:
+        return _records(CriterionRecord, self.context.get("criteria"))
+
+    def asks(self) -> list[dict[str, str]]:
+        """The run's asks, `{id, text, slot}` each."""
+        return [{"id": str(a.get("id") or ""), "text": str(a.get("text") or ""), "slot": str(a.get("slot") or "")}
+                for a in self.context.get("asks") or [] if isinstance(a, dict)]
+
+    def execution(self) -> dict[str, Any]:
+        """Simple mode's last execution record (`ok`, `cells`, `error`, `files`, `output_tail`); {} when none ran."""
+        value = self.context.get("execution")
+        return dict(value) if isinstance(value, dict) else {}
+
+    def produced(self) -> list[str]:
+        """The paths of the files the run produced (outputs/ and figures/) that can be read."""
+        return [str(f.get("path")) for f in self.context.get("files") or []
+                if isinstance(f, dict) and f.get("path") and not f.get("problem")]
+
+
+def _records(model: Any, value: Any) -> list[Any]:
+    if isinstance(value, list) and all(isinstance(v, model) for v in value):
+        return list(value)
+    return read_records(model, value)
 
 
 @dataclass

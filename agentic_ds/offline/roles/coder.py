@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.profile import readable_files
 from agentic_ds.offline.request import ParsedRequest, Reply, ToolExchange, has_summary, read_json_file
 from agentic_ds.offline.roles.attempts import Step, stage_step, task_steps
@@ -39,18 +38,18 @@ class StepOutcome:
 
 
 def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
-    profile, task = ctx.profile(req), ctx.task(req)
+    profile, task = req.profile(), req.task()
     if not readable_files(profile):
         problems = "; ".join(profile.problems) or "the data profile lists no readable file"
         return Reply.say(f"Nothing was run: {problems}.")
-    stage = ctx.stage(req)
+    stage = req.stage()
     try:
         steps = [stage_step(stage, task, profile, library)] if stage is not None else task_steps(task, profile, library)
     except ValueError as exc:
         return Reply.say(f"Nothing was run: {exc}.")
     earlier = [a for a in req.context.get("earlier_attempts") or [] if isinstance(a, dict)]
     # An earlier attempt that ran no code (the model's reply was lost) says nothing against the first choice.
-    retrying = bool(ctx.text(req, "feedback") or ctx.text(req, "last_error")) or any(a.get("ran", True)
+    retrying = bool(req.text_of("feedback") or req.text_of("last_error")) or any(a.get("ran", True)
                                                                                      for a in earlier)
     return _next_action(req, steps, retrying)
 
@@ -61,7 +60,7 @@ def _run_here(req: ParsedRequest, code: str) -> bool:
 
 def _already_run(req: ParsedRequest, code: str) -> bool:
     """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
-    shown = ctx.text(req, "previous_code")
+    shown = req.text_of("previous_code")
     return _run_here(req, code) or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
