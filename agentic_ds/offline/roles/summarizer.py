@@ -56,19 +56,15 @@ def headline(document: dict[str, Any], task: str) -> str:
     return min(scored)[2] if scored else ""
 
 
-def _answer_lines(answer: dict[str, Any]) -> list[str]:
-    text = str(answer.get("answer") or "").strip()
-    return [text or "No validated answer was produced."] + [
-        f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})"
-        for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
-
-
 def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
             status: str, reason: str) -> str:
     """The answer, then each result (in a simple run, how it was computed; otherwise its findings, the methods and
     the stages), then the caveats (each once) and the run status."""
     simple = req.context.get("mode") == "simple"
-    lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed" if simple else "## Key findings"]
+    text = str(answer.get("answer") or "").strip() or "No validated answer was produced."
+    unanswered = [f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})"
+                  for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
+    lines = ["## Answer", text, *unanswered, "", "## How it was computed" if simple else "## Key findings"]
     methods: list[str] = []
     for path, document in sorted(results.items()):
         summary, made = document.get("summary") or [], f"{document.get('skill', '?')}/{document.get('template', '?')}"
