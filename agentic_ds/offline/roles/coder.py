@@ -49,8 +49,7 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
         return Reply.say(f"Nothing was run: {exc}.")
     earlier = [a for a in req.context.get("earlier_attempts") or [] if isinstance(a, dict)]
     # An earlier attempt that ran no code (the model's reply was lost) says nothing against the first choice.
-    retrying = bool(req.text_of("feedback") or req.text_of("last_error")) or any(a.get("ran", True)
-                                                                                     for a in earlier)
+    retrying = bool(req.text_of("feedback") or req.text_of("last_error")) or any(a.get("ran", True) for a in earlier)
     return _next_action(req, steps, retrying)
 
 
