@@ -20,8 +20,7 @@ from google.genai import types
 
 from agentic_ds.agent_table import role_of
 from agentic_ds.context.per_call import PROMPT_CONTEXT
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest, parse_request
+from agentic_ds.offline.request import ParsedRequest, Reply, parse_request
 from agentic_ds.offline.roles.coder import coding_turn
 from agentic_ds.offline.roles.compactor import compact_turn
 from agentic_ds.offline.roles.criteria import criteria_turn
@@ -76,10 +75,7 @@ class OfflineLlm(BaseLlm):
 
     def answer(self, req: ParsedRequest) -> Reply:
         """The reply for one parsed request (public for tests)."""
-        handler = self.handlers().get(role_of(req.agent) or "")
-        if handler is None:
-            return Reply.say(compact_turn(req))
-        return handler(req)
+        return self.handlers().get(role_of(req.agent) or "", lambda r: Reply.say(compact_turn(r)))(req)
 
     def handlers(self) -> dict[str, Callable[[ParsedRequest], Reply]]:
         """The answer for each role of the table of agents (an agent's role comes from its name)."""

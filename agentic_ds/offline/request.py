@@ -1,4 +1,5 @@
-"""Read an `LlmRequest` the way the offline model needs it: which agent asks, and its own tool history.
+"""Read an `LlmRequest` the way the offline model needs it (which agent asks, and its own tool history), and what
+one offline turn answers: text or tool calls (`Reply`), after reading the result files it needs.
 
 The offline model is stateless. What it knows comes from the values the agent's prompt was rendered from
 (`context`: the task, the asks, the profile, the plan, the stage, the criteria, as data, never the rendered text)
@@ -16,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.adk.models import LlmRequest
+
+from agentic_ds.profiling.model import DataProfile
+from agentic_ds.schema import CriterionRecord, StageRecord, read_model, read_records
 
 _AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
@@ -55,6 +59,73 @@ class ParsedRequest:
             if ex.response is not None:
                 pieces.append(json.dumps(ex.response, default=str))
         return "\n".join(pieces)
+
+    # The values its prompt was rendered from, typed, never parsed from text. Each context builder in `workflow/`
+    # passes records (`StageRecord`, `CriterionRecord`), the run's `DataProfile`, the asks and the execution record;
+    # these take them as given, or rebuild a record from a plain dict (a context that went through JSON), and fall
+    # back to an empty value when a key is missing.
+
+    def task(self) -> str:
+        return str(self.context.get("task") or "")
+
+    def text_of(self, key: str) -> str:
+        value = self.context.get(key)
+        return value if isinstance(value, str) else ""
+
+    def profile(self) -> DataProfile:
+        value = self.context.get("profile")
+        if isinstance(value, DataProfile):
+            return value
+        return DataProfile.from_json(value) if isinstance(value, dict) else DataProfile()
+
+    def stage(self) -> StageRecord | None:
+        value = self.context.get("stage")
+        return value if isinstance(value, StageRecord) else read_model(StageRecord, value)
+
+    def stages(self) -> list[StageRecord]:
+        return _records(StageRecord, self.context.get("stages"))
+
+    def criteria(self) -> list[CriterionRecord]:
+        return _records(CriterionRecord, self.context.get("criteria"))
+
+    def asks(self) -> list[dict[str, str]]:
+        """The run's asks, `{id, text, slot}` each."""
+        return [{"id": str(a.get("id") or ""), "text": str(a.get("text") or ""), "slot": str(a.get("slot") or "")}
+                for a in self.context.get("asks") or [] if isinstance(a, dict)]
+
+    def execution(self) -> dict[str, Any]:
+        """Simple mode's last execution record (`ok`, `cells`, `error`, `files`, `output_tail`); {} when none ran."""
+        value = self.context.get("execution")
+        return dict(value) if isinstance(value, dict) else {}
+
+    def produced(self) -> list[str]:
+        """The paths of the files the run produced (outputs/ and figures/) that can be read."""
+        return [str(f.get("path")) for f in self.context.get("files") or []
+                if isinstance(f, dict) and f.get("path") and not f.get("problem")]
+
+
+def _records(model: Any, value: Any) -> list[Any]:
+    if isinstance(value, list) and all(isinstance(v, model) for v in value):
+        return list(value)
+    return read_records(model, value)
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @classmethod
+    def say(cls, text: str) -> Reply:
+        return cls(text=text)
+
+    @classmethod
+    def json(cls, value: Any) -> Reply:
+        return cls(text=json.dumps(value, ensure_ascii=False))
+
+    @classmethod
+    def call(cls, name: str, **args: Any) -> Reply:
+        return cls(calls=[(name, args)])
 
 
 def parse_request(request: LlmRequest) -> ParsedRequest:
@@ -104,14 +175,10 @@ def _instruction_block(text: str) -> str | None:
 
 def _system_text(request: LlmRequest) -> str:
     system = request.config.system_instruction if request.config else None
-    if system is None:
-        return ""
-    if isinstance(system, str):
-        return system
+    if system is None or isinstance(system, str):
+        return system or ""
     parts = getattr(system, "parts", None)
-    if parts:
-        return "\n".join(p.text for p in parts if getattr(p, "text", None))
-    return str(system)
+    return "\n".join(p.text for p in parts if getattr(p, "text", None)) if parts else str(system)
 
 
 def _declared_tools(request: LlmRequest) -> tuple[str, ...]:
@@ -174,3 +241,38 @@ def salvage_json_object(text: str) -> dict[str, Any]:
 
 
 _MEMBER = re.compile(r'\s*,?\s*("(?:[^"\\]|\\.)*")\s*:\s*')
+
+
+def read_json_file(req: ParsedRequest, path: str, after: int | None = None) -> tuple[bool, Any]:
+    """(asked, document): whether `read_file(path)` was already called, and the JSON it returned (or None); the
+    last such call, or with `after` the first one made after exchange number `after`."""
+    for exchange in reversed(req.exchanges) if after is None else req.exchanges[after + 1:]:
+        if exchange.name == "read_file" and exchange.args.get("path") == path and exchange.response is not None:
+            return True, tool_json(exchange.response)
+    return False, None
+
+
+def json_files_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, Any] | Reply:
+    """Documents of every `paths` entry (None when unreadable), or one reply fetching all missing ones at once."""
+    missing = [p for p in paths if not read_json_file(req, p)[0]]
+    if missing and "read_file" in req.tools:
+        return Reply(calls=[("read_file", {"path": p}) for p in missing])
+    return {p: read_json_file(req, p)[1] for p in paths}
+
+
+def results_or_fetch(req: ParsedRequest, paths: list[str]) -> dict[str, dict[str, Any]] | Reply:
+    """The result documents (those with summary sentences) among the `result_files` of `paths`, or the reads that
+    fetch them."""
+    documents = json_files_or_fetch(req, result_files(paths))
+    if isinstance(documents, Reply):
+        return documents
+    return {p: d for p, d in documents.items() if has_summary(d)}
+
+
+def has_summary(document: Any) -> bool:
+    return isinstance(document, dict) and bool(document.get("summary"))
+
+
+def result_files(paths: list[str]) -> list[str]:
+    """The result documents among `paths`: `outputs/....json`, in order, without duplicates."""
+    return list(dict.fromkeys(p for p in paths if p.startswith("outputs/") and p.endswith(".json")))

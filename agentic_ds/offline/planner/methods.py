@@ -96,16 +96,11 @@ def bind_params(spec: TemplateSpec, roles: Roles) -> dict[str, Any] | None:
         if value is None or value == [] or value == "":
             if optional:
                 continue
-            if known and _accepts_null(meaning):
-                params[name] = None
-                continue
-            return None
+            if not (known and re.search(r"\b(or null|or none|optional|null for|none for|null to)\b", meaning.lower())):
+                return None
+            value = None                      # the param's meaning says it accepts null
         params[name] = value
     return params
-
-
-def _accepts_null(meaning: str) -> bool:
-    return bool(re.search(r"\b(or null|or none|optional|null for|none for|null to)\b", meaning.lower()))
 
 
 # goal -> (preferred skill, preferred templates, words describing the template we want)

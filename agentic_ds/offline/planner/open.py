@@ -135,12 +135,9 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
                     data_path=source, target=name,
                     given={"dimensions": dimensions, "named": [c.name for c in mentioned_columns(task, data.columns)
                                                                if c.name in dimensions]})
-    joined = 0
-    for other in readable_files(profile):
-        key = join_key(data, other) if other.path != data.path else ""
-        if not key or joined >= MAX_JOINS:
-            continue
-        joined += 1
+    joinable = [(other, key) for other in readable_files(profile) if other.path != data.path
+                and (key := join_key(data, other))]
+    for other, key in joinable[:MAX_JOINS]:
         builder.add("joined", f"{name} per {key} vs {PurePosixPath(other.path).stem}",
                     f"{reads}Join `{other.path}` on `{key}`, total `{name}` per `{key}` and relate it to the "
                     f"attributes of `{other.path}`.",

@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.reply import Reply, read_json_file
-from agentic_ds.offline.request import ParsedRequest, ToolExchange
+from agentic_ds.offline.request import ParsedRequest, Reply, ToolExchange, has_summary, read_json_file
 from agentic_ds.offline.roles.attempts import Step, stage_step, task_steps
 from agentic_ds.skills import SkillLibrary
 
@@ -40,19 +38,18 @@ class StepOutcome:
 
 
 def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
-    profile, task = ctx.profile(req), ctx.task(req)
+    profile, task = req.profile(), req.task()
     if not readable_files(profile):
         problems = "; ".join(profile.problems) or "the data profile lists no readable file"
         return Reply.say(f"Nothing was run: {problems}.")
-    stage = ctx.stage(req)
+    stage = req.stage()
     try:
         steps = [stage_step(stage, task, profile, library)] if stage is not None else task_steps(task, profile, library)
     except ValueError as exc:
         return Reply.say(f"Nothing was run: {exc}.")
     earlier = [a for a in req.context.get("earlier_attempts") or [] if isinstance(a, dict)]
     # An earlier attempt that ran no code (the model's reply was lost) says nothing against the first choice.
-    retrying = bool(ctx.text(req, "feedback") or ctx.text(req, "last_error")) or any(a.get("ran", True)
-                                                                                     for a in earlier)
+    retrying = bool(req.text_of("feedback") or req.text_of("last_error")) or any(a.get("ran", True) for a in earlier)
     return _next_action(req, steps, retrying)
 
 
@@ -62,7 +59,7 @@ def _run_here(req: ParsedRequest, code: str) -> bool:
 
 def _already_run(req: ParsedRequest, code: str) -> bool:
     """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
-    shown = ctx.text(req, "previous_code")
+    shown = req.text_of("previous_code")
     return _run_here(req, code) or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
@@ -85,7 +82,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             asked, document = read_json_file(req, attempt.result_path, req.exchanges.index(run))
             if not asked:
                 return Reply.call("read_file", path=attempt.result_path)
-            if _has_summary(document):
+            if has_summary(document):
                 outcome.label, outcome.result_path, outcome.result = attempt.label, attempt.result_path, document
                 outcome.files = tuple(sorted(set(_files(run)) | {attempt.result_path}))
                 break
@@ -99,7 +96,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
             asked, document = read_json_file(req, path, _turn_start(req))
             if not asked:
                 return Reply.call("read_file", path=path)
-            if _has_summary(document):
+            if has_summary(document):
                 label = f"{document.get('skill', '?')}/{document.get('template', '?')}"
                 outcome.label, outcome.result_path, outcome.result, outcome.files = label, path, document, (path,)
         if outcome.ok:
@@ -120,10 +117,6 @@ def _turn_start(req: ParsedRequest) -> int:
     """Index of the exchange before this turn's first one (-1 when the turn starts the history)."""
     current = [i for i, ex in enumerate(req.exchanges) if ex.current_turn]
     return (current[0] - 1) if current else len(req.exchanges) - 1
-
-
-def _has_summary(document: Any) -> bool:
-    return isinstance(document, dict) and bool(document.get("summary"))
 
 
 def _error_text(run: ToolExchange) -> str:

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
-from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, result_files, results_or_fetch
 from agentic_ds.schema import CriterionRecord
 
 _RESULT_PATH = re.compile(r"outputs/[\w./\-]{1,200}")
@@ -29,13 +27,11 @@ def named_results(text: str) -> list[str]:
 
 
 def criteria_turn(req: ParsedRequest) -> Reply:
-    criteria = ctx.criteria(req)
-    produced = result_files(ctx.produced(req))
-    named = [p for c in criteria for p in named_results(c.text)]
-    documents = results_or_fetch(req, list(dict.fromkeys([*named, *produced])))
+    criteria = req.criteria()
+    documents = results_or_fetch(req, [p for c in criteria for p in named_results(c.text)] + req.produced())
     if isinstance(documents, Reply):
         return documents
-    reading = read_question(ctx.task(req), ctx.profile(req))
+    reading = read_question(req.task(), req.profile())
     unread = reading.why_unread() if reading.kind == "unread" else ""
     return Reply.json({"criteria": [judge(c, documents, unread) for c in criteria]})
 

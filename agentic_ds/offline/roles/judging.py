@@ -11,27 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import addresses, content
 from agentic_ds.offline.reader.vocabulary import ESTIMATE_WORDS
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply
 
 TITLE_WORDS = 8
 
 
 def task_reader_turn(req: ParsedRequest) -> Reply:
-    task = ctx.task(req)
-    reading = read_question(task, ctx.profile(req))
+    task = req.task()
+    reading = read_question(task, req.profile())
     title = " ".join(task.split()[:TITLE_WORDS]).rstrip(",;:?")
     asks = [{"id": f"a{i}", "text": a.text, "slot": a.slot} for i, a in enumerate(reading.asks, 1)]
     return Reply.json({"title": title[:1].upper() + title[1:], "asks": asks})
 
 
 def judge_turn(req: ParsedRequest) -> Reply:
-    slots = {a["id"]: a["slot"] for a in ctx.asks(req)}
-    task = " ".join(ctx.task(req).split())
+    slots = {a["id"]: a["slot"] for a in req.asks()}
+    task = " ".join(req.task().split())
     asks = [_judged(part, slots.get(str(part.get("id")), ""), task) for part in req.context.get("parts") or []
             if isinstance(part, dict)]
     criteria = [_criterion(c) for c in req.context.get("criteria") or [] if isinstance(c, dict)]

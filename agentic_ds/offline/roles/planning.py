@@ -6,13 +6,11 @@ from __future__ import annotations
 import difflib
 import re
 
-from agentic_ds.offline import context as ctx
-from agentic_ds.offline.planner.markdown import parse_plan
+from agentic_ds.offline.planner.markdown import PlanStage, parse_plan, render_plan
 from agentic_ds.offline.planner.plan import DEFAULT_MAX_STAGES, plan_for
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content, covers
-from agentic_ds.offline.reply import Reply
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
 
@@ -21,21 +19,22 @@ _STAGE_LINE = re.compile(r"^#+\s*(stage|step)|^\s*\d+[.)]\s", re.I | re.M)
 _FILE_NAMED = re.compile(r"outputs/|figures/|\.json|\.csv|\.png")
 _APPROVED = re.compile(r"[*#\s]*approved\b", re.I)
 MAX_LISTED_COLUMNS = 12
+_PROBLEMS = "outputs/01-input-problems.json"
 
 
 def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
-    task = ctx.task(req)
+    task = req.task()
     max_stages = int(req.context.get("max_stages") or DEFAULT_MAX_STAGES)
     try:
-        plan = plan_for(task, ctx.profile(req), library, max_stages)
+        plan = plan_for(task, req.profile(), library, max_stages)
     except ValueError as exc:
         return Reply.say(_no_data_plan(str(exc)))
     text = plan.markdown(task)
-    review = ctx.text(req, "review")
+    review = req.text_of("review")
     if review and not _APPROVED.match(review):
         text += ("\n## Response to review\nThe stages use only files and columns listed in the data profile; each "
                  "stage's method is bound to those columns and each criterion names the file that proves it.\n")
-    notes = ctx.text(req, "user_notes")
+    notes = req.text_of("user_notes")
     if notes.strip():
         # The offline planner plans from the task and the profile alone: it says so rather than claim a change.
         text += ("\n## Response to the user's notes\n" + _quoted(notes) + "\n\nThe offline model plans from the task "
@@ -50,14 +49,14 @@ def _quoted(text: str) -> str:
 
 
 def _no_data_plan(problem: str) -> str:
-    return (f"No input file could be analysed ({problem}).\n\n## Stages\n\n### Stage 1: Report the input problems\n"
-            "List the input files and why they could not be read.\nExpected outputs: outputs/01-input-problems.json\n\n"
-            "## Success criteria\n- outputs/01-input-problems.json explains why no analysis was possible.\n")
+    stage = PlanStage("Report the input problems", "List the input files and why they could not be read.", [_PROBLEMS])
+    return render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
+                       f"No input file could be analysed ({problem}).")
 
 
 def plan_reviewer_turn(req: ParsedRequest) -> Reply:
-    plan_text = ctx.text(req, "plan")
-    problems = review_plan(plan_text, ctx.task(req), ctx.profile(req))
+    plan_text = req.text_of("plan")
+    problems = review_plan(plan_text, req.task(), req.profile())
     if problems:
         return Reply.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
     parsed = parse_plan(plan_text)
@@ -99,13 +98,13 @@ def _looks_like_column(token: str, columns: set[str]) -> bool:
 
 
 def plan_parser_turn(req: ParsedRequest) -> Reply:
-    parsed = parse_plan(ctx.text(req, "plan"))
+    parsed = parse_plan(req.text_of("plan"))
     document = parsed.as_json()
     if not document["success_criteria"]:
         outputs = [o for s in parsed.stages for o in s.expected_outputs if "*" not in o]
         document["success_criteria"] = ([f"{o} exists and states its result." for o in outputs]
                                         or [f"Stage '{s.title}' has produced its results." for s in parsed.stages])
-    asks = [(a["id"], content(a["text"])) for a in ctx.asks(req)]
+    asks = [(a["id"], content(a["text"])) for a in req.asks()]
     document["success_criteria"] = [
         {"text": text, "asks": [ask for ask, terms in asks if covers(terms, said)]}
         for text, said in ((t, set(content(t))) for t in document["success_criteria"])]
@@ -114,6 +113,6 @@ def plan_parser_turn(req: ParsedRequest) -> Reply:
 
 def confirmation_turn(req: ParsedRequest) -> Reply:
     """A review that starts with APPROVED ends the loop; anything else sends it round again."""
-    review = ctx.text(req, "review").strip()
+    review = req.text_of("review").strip()
     first = review.splitlines()[0].strip() if review else ""
     return Reply.json({"exit": bool(_APPROVED.match(first)), "reason": first[:300] or "no review was given"})

@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentic_ds.offline import context as ctx
-from agentic_ds.offline.reply import Reply, json_files_or_fetch, result_files
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, json_files_or_fetch, result_files
 
 QUOTE_CHARS = 120
 
 
 def code_reviewer_turn(req: ParsedRequest) -> Reply:
-    stage = ctx.stage(req)
-    execution = ctx.execution(req)
-    summary = ctx.text(req, "summary")
+    stage = req.stage()
+    execution = req.execution()
+    summary = req.text_of("summary")
     paths = result_files(list(stage.expected_outputs) if stage is not None else []) or result_files(
         [str(f) for f in execution.get("files") or []])
     documents = json_files_or_fetch(req, paths)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
-from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.schema import RunStatus
 
 MAX_FINDINGS_PER_FILE = 3
@@ -23,16 +21,16 @@ _INVENTORY = ("Correlations among", "Described", "Audited", "Loaded")
 
 
 def summary_turn(req: ParsedRequest) -> Reply:
-    documents = results_or_fetch(req, result_files(ctx.produced(req)))
+    documents = results_or_fetch(req, req.produced())
     if isinstance(documents, Reply):
         return documents
     answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
     status = str(req.context.get("status") or "unknown")
     reason = str(req.context.get("status_reason") or status)
-    reading = read_question(ctx.task(req), ctx.profile(req))
+    reading = read_question(req.task(), req.profile())
     caveats = [f"The question could not be answered as asked: {reading.why_unread()}."] \
         if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
-    caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(ctx.profile(req).problems)
+    caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(req.profile().problems)
     caveats += [str(n) for d in documents.values() for n in d.get("notes") or []]
     return Reply.say(_report(req, answer or {}, documents, caveats, status, reason))
 
@@ -58,19 +56,15 @@ def headline(document: dict[str, Any], task: str) -> str:
     return min(scored)[2] if scored else ""
 
 
-def _answer_lines(answer: dict[str, Any]) -> list[str]:
-    text = str(answer.get("answer") or "").strip()
-    return [text or "No validated answer was produced."] + [
-        f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})"
-        for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
-
-
 def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[str, Any]], caveats: list[str],
             status: str, reason: str) -> str:
     """The answer, then each result (in a simple run, how it was computed; otherwise its findings, the methods and
     the stages), then the caveats (each once) and the run status."""
     simple = req.context.get("mode") == "simple"
-    lines = ["## Answer", *_answer_lines(answer), "", "## How it was computed" if simple else "## Key findings"]
+    text = str(answer.get("answer") or "").strip() or "No validated answer was produced."
+    unanswered = [f"- Not answered: {ask.get('ask')} ({ask.get('why') or 'no reason recorded'})"
+                  for ask in answer.get("asks") or [] if isinstance(ask, dict) and not ask.get("answered")]
+    lines = ["## Answer", text, *unanswered, "", "## How it was computed" if simple else "## Key findings"]
     methods: list[str] = []
     for path, document in sorted(results.items()):
         summary, made = document.get("summary") or [], f"{document.get('skill', '?')}/{document.get('template', '?')}"
@@ -84,14 +78,14 @@ def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[
     notes = list(caveats)
     if not simple:
         lines += ["", "## Methods", *methods, "", "## Stage results"]
-        stages = [s for s in ctx.stages(req) if s.status.finished]
+        stages = [s for s in req.stages() if s.status.finished]
         for stage in stages:
             first = next((ln[2:] for ln in stage.summary.splitlines() if ln.startswith("- ")), "")
             first = first or ("no attempt produced a result" if "FAILED" in stage.summary else "")
             lines.append(f"- {stage.title} ({stage.status.value})" + (f": {first}" if first else ""))
         if not stages:
             lines.append("No stage finished.")
-        notes += [f"Criterion not met: {c.text}" for c in ctx.criteria(req) if c.met is False]
+        notes += [f"Criterion not met: {c.text}" for c in req.criteria() if c.met is False]
         if status != RunStatus.COMPLETED:
             notes.append(f"The run did not complete cleanly ({status}: {reason}).")
     lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]), "",

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline import context as ctx
 from agentic_ds.offline.reader import ReadAsk, Reading, read_question
 from agentic_ds.offline.reader.addressing import addresses
-from agentic_ds.offline.reply import Reply, result_files, results_or_fetch
-from agentic_ds.offline.request import ParsedRequest
+from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.offline.roles.summarizer import analysis_paths, headline
 from agentic_ds.schema import StageStatus
 
@@ -23,15 +21,14 @@ UNREAD = "The offline model could not read this question with confidence"
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
-    reading = read_question(ctx.task(req), ctx.profile(req))
-    execution, stages = ctx.execution(req), ctx.stages(req)
+    reading = read_question(req.task(), req.profile())
+    execution, stages = req.execution(), req.stages()
     simple = req.context.get("mode") == "simple"
-    paths = result_files([str(f) for f in execution.get("files") or []] + ctx.produced(req))
-    documents = results_or_fetch(req, paths)
+    documents = results_or_fetch(req, [str(f) for f in execution.get("files") or []] + req.produced())
     if isinstance(documents, Reply):
         return documents
     ran = bool(execution.get("ok")) if simple else any(s.status is StageStatus.APPROVED for s in stages)
-    asks = ctx.asks(req)
+    asks = req.asks()
     if not ran or not documents:
         return _refused(asks, "the execution failed" if not ran else "no result file with a summary was written")
     if reading.kind == "unread":
