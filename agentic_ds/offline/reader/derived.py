@@ -36,12 +36,10 @@ def find_derived(tokens: Sequence[Token], index: ColumnIndex) -> list[Derived]:
     i = 0
     while i < len(tokens):
         derived = _defined_at(tokens, i, index)
+        i = derived.end if derived else i + 1
         if derived is not None:
             found.append(derived)
             index = ColumnIndex([*index.names, derived.name])      # later definitions may use it
-            i = derived.end
-            continue
-        i += 1
     return found
 
 
@@ -59,10 +57,7 @@ def _defined_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Derived 
     else:
         return None
     parsed = _expression(tokens, body, index) if name else None
-    if parsed is None:
-        return None
-    expression, end, columns = parsed
-    return Derived(name, expression, start, end, columns)
+    return Derived(name, parsed[0], start, parsed[1], parsed[2]) if parsed else None
 
 
 def _definer(tokens: Sequence[Token], i: int) -> bool:
@@ -119,11 +114,9 @@ def _expression(tokens: Sequence[Token], start: int, index: ColumnIndex) -> tupl
         j += width
     kept, end, open_groups = complete
     pieces = pieces[:kept]
-    operators = sum(1 for p in pieces if p in SYMBOL_OPS.values())
+    operators = any(p in SYMBOL_OPS.values() for p in pieces)
     used = tuple(dict.fromkeys(n for n in names if f"`{n}`" in pieces or n in pieces))
-    if not used or not operators or open_groups:
-        return None
-    return " ".join(pieces), end, used
+    return (" ".join(pieces), end, used) if used and operators and not open_groups else None
 
 
 def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, int, str] | None:
