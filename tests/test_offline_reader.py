@@ -687,3 +687,82 @@ def test_the_z_rule_uses_the_standard_deviation_it_names_and_leaves_other_senten
                          profiles["emp"])
     assert both.direct, both.why_unread()
     assert sorted((a.stat, a.column) for a in both.spec.asks) == [("mean", "bonus"), ("outliers_z", "salary")]
+
+
+@pytest.mark.parametrize(("task", "asks"), [
+    # shorthand: "no." / "num." for "number" (the period ends no sentence), "pctile" for percentile
+    ("No. of distinct cities in the staff file?", [("nunique", "city", None)]),
+    ("num. of missing bonus values", [("missing", "bonus", None)]),
+    ("What's the 90th pctile of salary, to 1 dp?", [("percentile", "salary", 90.0)]),
+    # a statistic explained by its definition is that one statistic, not two more
+    ("Bonus range (max minus min), 2dp.", [("range", "bonus", None)]),
+    ("Range of salary, i.e. highest - lowest?", [("range", "salary", None)]),
+])
+def test_shorthand_and_a_statistic_s_own_definition_read_as_the_statistic(profiles, task, asks):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column, a.params.get("p")) for a in reading.spec.asks] == asks
+
+
+def test_a_count_written_no_dot_of_keeps_its_sentence_and_rule(profiles):
+    reading = read_question("No. of employees older than 50? Also the no. of distinct departments.", profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column) for a in reading.spec.asks] == [("count", ""), ("nunique", "department")]
+    assert filters_of(reading.spec) == [("age", ">", 50)]
+
+
+@pytest.mark.parametrize("task", [
+    "groupby department -> median salary; answer @Finance[value] @Support[value]",
+    "Group by department, then the median salary: @Finance[value] and @Support[value].",
+])
+def test_a_groupby_whose_slots_name_the_groups_takes_each_group_s_value(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    [ask] = reading.spec.asks
+    assert (ask.stat, ask.column, ask.group) == ("median", "salary", "department")
+    assert ask.slots == {"group:Finance": "Finance", "group:Support": "Support"}
+
+
+@pytest.mark.parametrize("task", [
+    "salary on age, simple OLS w/ const. slope to 4 dp",
+    "Bonus on salary (least squares with an intercept): @slope[value] @intercept[value]",
+])
+def test_y_on_x_with_a_regression_word_is_the_line_of_y_on_x(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column, a.second) for a in reading.spec.asks] in (
+        [("linreg", "salary", "age")], [("linreg", "bonus", "salary")])
+
+
+@pytest.mark.parametrize("task", [
+    "salary on age and training hours together, OLS: coefficient of age",      # several regressors
+    "Regress salary on age, experience and bonus jointly; the age coefficient?",
+    "salary on age, OLS; suppress the constant. Slope?",                        # no intercept
+    "salary on age, OLS without a constant: slope",
+    "salary on age, bonus and training hours (OLS with constant): coefficient of bonus",
+    "The effect of age on salary: OLS slope?",                                 # which is y is not said
+])
+def test_a_regression_on_several_columns_or_without_a_constant_is_not_confident(profiles, task):
+    assert not read_question(task, profiles["emp"]).direct
+
+
+@pytest.fixture(scope="module")
+def monthly(tmp_path_factory):
+    """A monthly series whose month column holds names ("Jan"), as seaborn's flights data does."""
+    root = tmp_path_factory.mktemp("monthly")
+    path = root / "monthly.csv"
+    names = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    path.write_text("year,month,visitors\n" + "".join(
+        f"{2001 + i // 12},{names[i % 12]},{100 + 5 * i + (i * 7) % 13}\n" for i in range(60)))
+    return profile_inputs([path], base=root)
+
+
+@pytest.mark.parametrize(("task", "stat"), [
+    ("How many months had more than 300 visitors?", ("count", "")),           # months of the series: rows
+    ("no. of months with at least 300 visitors", ("count", "")),
+    ("How many distinct months had more than 300 visitors?", ("nunique", "month")),
+])
+def test_months_of_a_series_are_counted_as_rows_unless_distinct_is_said(monthly, task, stat):
+    reading = read_question(task, monthly)
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column) for a in reading.spec.asks] == [stat]

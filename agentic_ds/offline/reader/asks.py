@@ -20,6 +20,7 @@ from agentic_ds.offline.reader.hits import Hit, stat_hits
 from agentic_ds.offline.reader.mentions import Mention, Token, pick
 from agentic_ds.offline.reader.vocabulary import (
     ADDITIVE,
+    CALENDAR_UNITS,
     EXTREMES,
     GROUP_PHRASES,
     NUMERIC_STATS,
@@ -34,7 +35,8 @@ from agentic_ds.offline.reader.vocabulary import (
 FEW_LEVELS = 20            # ... and "by" it (a quarter, a 1-5 rating), where "by" also reads "regressed by"
 MEASURED = frozenset("value values readings reading measurements observations records entries".split())
 _BEFORE_MISSING = frozenset({"have", "has", "had", "with", "a", "an", "no", "missing", "of", "values", "value"})
-_COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "the"), ("all",), ("over", "all"), ("across", "all"))
+_COUNT_WORDS = (("how", "many"), ("number", "of"), ("no", ".", "of"), ("count", "the"), ("all",), ("over", "all"),
+                ("across", "all"))
 UNRECORDED_REACH = 8       # tokens from the counted rows to the "no" of "have no sex recorded"
 MAX_HITS = 24              # statistics read per question: a question never asks for more
 LOOKAHEAD = 16             # tokens after a "which X" searched for "highest"/"lowest"
@@ -305,7 +307,7 @@ class AskReader:
         "how many distinct X" -> nunique, "how many missing" -> missing, "how many departments" -> levels.
         """
         self.use(hit.position, hit.position + hit.width)
-        after = hit.position + 2 if self.tokens[hit.position].low in ("how", "number") else hit.position + 1
+        after = hit.position + hit.width
         word = self.tokens[after].low if after < len(self.tokens) else ""
         if word in ("distinct", "unique", "different"):
             self.use(after, after + 1)
@@ -327,7 +329,8 @@ class AskReader:
             self.use(hit.position - 1, head.end)
             return Ask("sum", head.column, position=hit.position, sentence=sentence)
         if head is not None and self.kinds.get(head.column) in ("categorical", "text") and (
-                self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns):
+                self.tokens[after].low != self.tokens[after].word and self.tokens[after].low not in self.plural_nouns
+        ) and head.column.lower() not in CALENDAR_UNITS:   # "how many months" of a series: rows, not month names
             self.use(head.start, head.end)
             return Ask("nunique", head.column, position=hit.position, sentence=sentence)
         return Ask("count", "", position=hit.position, sentence=sentence)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_ds.offline.reader.mentions import Token, number
-from agentic_ds.offline.reader.vocabulary import ONE_WORD_STATS, SUPERLATIVES, TWO_WORD_STATS
+from agentic_ds.offline.reader.vocabulary import ONE_WORD_STATS, PHRASE_STATS, SUPERLATIVES
 
 
 @dataclass(frozen=True)
@@ -18,19 +18,20 @@ class Hit:
 
 
 def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
-    """The statistic words of a question in one pass: "standard deviation" is one hit of two words, "the 10th and
-    90th percentiles" two hits (one per rank), "total number of" no sum (a count); a `taken` word is not read."""
+    """The statistic words of a question in one pass: "standard deviation" is one hit of two words, "max minus min"
+    one range, "the 10th and 90th percentiles" two hits (one per rank), "total number of" no sum (a count); a
+    `taken` word is not read."""
     hits: list[Hit] = []
     i = 0
     while i < len(tokens):
         if i in taken:
             i += 1
             continue
-        pair = (tokens[i].low, tokens[i + 1].low) if i + 1 < len(tokens) else ("", "")
-        stat = TWO_WORD_STATS.get(pair)
-        width = 2
-        if stat is None:
-            stat, width = ONE_WORD_STATS.get(tokens[i].low) or SUPERLATIVES.get(tokens[i].low), 1
+        said = [t.low for t in tokens[i: i + 3]] + ["", ""]
+        width, stat = next(((n, PHRASE_STATS[key]) for n in (3, 2) if (key := tuple(said[:n])) in PHRASE_STATS),
+                           (1, _one(said[0])))
+        if (stat, said[1], _one(said[2])) in (("max", "minus", "min"), ("max", "-", "min")):
+            width, stat = 3, "range"              # "(max minus min)": the range, said by its definition
         if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
             hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
         elif stat == "percentile":
@@ -41,6 +42,10 @@ def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
             hits.append(Hit(stat, i, width))
         i += width if stat else 1
     return hits
+
+
+def _one(word: str) -> str | None:
+    return ONE_WORD_STATS.get(word) or SUPERLATIVES.get(word)
 
 
 def _percentiles(tokens: Sequence[Token], i: int) -> list[tuple[int, float]]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from agentic_ds.offline.reader import vocabulary
 from agentic_ds.offline.reader.vocabulary import DOUBT_WORDS, NOT_ALONE, NUMBER_WORDS, SKIP_IN_NAMES, STOP_WORDS
 from agentic_ds.profiling.model import ColumnProfile
 
@@ -269,10 +270,11 @@ def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention |
 
 
 def sentence_ids(tokens: Sequence[Token]) -> list[int]:
-    """The sentence number of every token (a sentence ends at . ? ! ;)."""
+    """The sentence number of every token (a sentence ends at . ? ! ;, but not in "no. of")."""
     ids, current = [], 0
-    for token in tokens:
+    for i, token in enumerate(tokens):
         ids.append(current)
-        if token.text in SENTENCE_END:
+        around = tuple(t.low for t in tokens[max(0, i - 1): i + 2])
+        if token.text in SENTENCE_END and around not in vocabulary.PHRASE_STATS:
             current += 1
     return ids

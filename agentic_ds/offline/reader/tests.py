@@ -22,6 +22,7 @@ from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
 from agentic_ds.offline.reader.hits import Hit
 from agentic_ds.offline.reader.vocabulary import (
     CORRELATIONS,
+    MANY_REGRESSORS,
     METHOD_WORDS,
     NORMALITY_TESTS,
     TEST_TALK,
@@ -33,6 +34,7 @@ from agentic_ds.offline.reader.vocabulary import (
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
+_FIT_LEADS = frozenset({",", ":", ";", "(", ".", "fit", "fitting", "fitted", "model"})  # what may come before y on x
 _METHOD_ASKS = {**dict.fromkeys(NORMALITY_TESTS, "normality"), **dict.fromkeys(CORRELATIONS, "corr"),
                 **dict.fromkeys(("welch", "student", "mannwhitney", "paired"), "ttest")}
 
@@ -182,7 +184,7 @@ def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
     """The least-squares line of y on x: "regress y on x", "regression of y on x", "y = a + b * x"."""
     pair = _y_on_x(reader) or _equation(reader)
-    if pair is None:
+    if pair is None or any(t.low in MANY_REGRESSORS for t in reader.tokens):    # only a line of y on one x
         return None
     y, x, start, end = pair
     # "regress log(y) on x": the line of y, not of its log, is all it computes
@@ -203,6 +205,13 @@ def _y_on_x(reader: AskReader) -> tuple[str, str, int, int] | None:
                   and (y is None or m.column != y.column)), None)
         if y is not None and x is not None:
             return y.column, x.column, i, x.end
+    for on, token in enumerate(tokens):      # "salary on age, OLS slope": the columns either side of "on" ...
+        y, x = reader.ending.get(on), reader.starting.get(on + 1)
+        if token.low == "on" and y and x and reader.numeric(y.column) and reader.numeric(x.column) and y != x and (
+                not y.start or tokens[y.start - 1].low in _FIT_LEADS):    # ... not "the effect of x on y"
+            after = [t.low for t in tokens[x.end: x.end + 8]] + ["."]
+            clause = after[: next(i for i, w in enumerate(after) if w in (".", ";", "(", ":") or i and w == ",")]
+            return None if {"and", "+", "&"} & set(clause) else (y.column, x.column, y.start, x.end)
     return None
 
 

@@ -15,6 +15,7 @@ ONE_WORD_STATS = {
     "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
     "mode": "mode", "percentage": "percent", "percent": "percent", "proportion": "percent", "share": "percent",
     "fraction": "percent", "percentile": "percentile", "percentiles": "percentile", "centile": "percentile",
+    "pctile": "percentile", "pctiles": "percentile", "pctl": "percentile",
     "quartile": "percentile", "count": "count", "distinct": "nunique", "unique": "nunique", "missing": "missing",
     "null": "missing", "nulls": "missing", "outlier": "outliers", "outliers": "outliers", "outlying": "outliers",
     "correlation": "corr", "correlations": "corr", "correlate": "corr", "correlated": "corr", "correlates": "corr",
@@ -24,17 +25,21 @@ ONE_WORD_STATS = {
     "r2": "linreg", "r^2": "linreg", "chi-square": "chi2", "chi-squared": "chi2", "chi2": "chi2", "anova": "anova",
     "levene": "levene", "levene's": "levene",
 }
-TWO_WORD_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
-                  ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
-                  ("normal", "distribution"): "normality", ("t", "test"): "ttest", ("least", "squares"): "linreg",
-                  ("chi", "square"): "chi2", ("chi", "squared"): "chi2", ("most", "common"): "mode",
-                  ("most", "often"): "mode", ("most", "frequent"): "mode"}
+# Phrases of two or three words ("no. of" is three tokens: no . of).
+PHRASE_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
+                ("no", ".", "of"): "count", ("num", ".", "of"): "count", ("nr", ".", "of"): "count",
+                ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
+                ("normal", "distribution"): "normality", ("t", "test"): "ttest", ("least", "squares"): "linreg",
+                ("chi", "square"): "chi2", ("chi", "squared"): "chi2", ("most", "common"): "mode",
+                ("most", "often"): "mode", ("most", "frequent"): "mode"}
 NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
 NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
 CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
 GROUP_TESTS = frozenset({"ttest", "mannwhitney", "anova", "levene"})      # tests across the groups of a column
 # Statistics read with their own rule (two columns, a test, a rule), not as "stat of one column".
 SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2", "anova", "levene"})
+# A regression on several columns ("y on a, b and c together"), which no reader computes.
+MANY_REGRESSORS = frozenset("multiple multivariate together jointly covariates regressors controlling".split())
 TESTS = NORMALITY_TESTS | CORRELATIONS | GROUP_TESTS | {"chi2", "paired", "linreg"}
 EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
             "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
@@ -44,12 +49,15 @@ EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "m
             "coldest": "min"}
 # Without a "which X", "the highest salary" is the maximum of salary.
 SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
-GROUP_PHRASES = (("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"), ("grouped", "by"),
-                 ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",), ("each",))
+GROUP_PHRASES = (("groupby",), ("group", "by"), ("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"),
+                 ("grouped", "by"), ("broken", "down", "by"), ("split", "by"), ("per",), ("by",), ("across",),
+                 ("each",))
 WITH_WORDS = frozenset({"with", "has", "having", "had", "shows", "showing"})
 # Amounts summed (not averaged) when "which X has the highest <amount>" names no statistic.
 ADDITIVE = ("revenue", "sales", "amount", "quantity", "units", "profit", "cost", "spend", "orders", "volume",
             "income", "population", "gdp", "qty")
+# Columns of period names ("Jan", "Sat"): "how many months ..." counts the months of a series (rows), not names.
+CALENDAR_UNITS = frozenset("day days weekday week month months quarter".split())
 RATE_WORDS = ("per", "rate", "ratio", "avg", "mean", "pct", "share")
 LABELS = {
     "mean": "mean", "median": "median", "sum": "total", "min": "minimum", "max": "maximum",
@@ -205,7 +213,7 @@ DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(M
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
     normalise normalize log logs ln logarithm sqrt minus one-sided one-tailed adjusted error errors sem geometric
     harmonic trimmed winsorized winsorised absolute decile deciles quintile quintiles origin fill filled
-    impute imputed imputation replace replaced""".split()))
+    impute imputed imputation replace replaced suppress suppressed suppressing""".split()))
 # Transformations of a column ("log(income)"): a reader that names the column does not apply them.
 TRANSFORMS = frozenset("log logs ln logarithm sqrt square squared exp reciprocal inverse".split())
 # Phrases that ask for something the readers do not compute, even when each word of them is harmless.
