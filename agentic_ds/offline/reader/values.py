@@ -24,9 +24,9 @@ from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, tok
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
+    EXCLUSIONS,
     GENERIC_VALUES,
     MONTHS,
-    NEGATION,
     OPEN_ENDS,
     PERIOD_WORDS,
     UNSEEN_LEADS,
@@ -51,6 +51,7 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
         for position in range(mention.start - 2, mention.end + 2):
             near.setdefault((position, mention.column), mention)
     picked: dict[str, list[tuple[Any, int, int, bool]]] = {}
+    last: dict[str, tuple[int, bool]] = {}
     i = 0
     while i < len(tokens):
         match = None if i in taken else _value_at(tokens, i, index)
@@ -60,13 +61,16 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
         width, options = match
         for column, value in options:
             beside = near.get((i - 1, column)) or near.get((i + width, column))
+            if beside and "," in {t.text for t in tokens[min(beside.end, i + width): max(beside.start, i)]}:
+                beside = None          # "Other than Engineering, which department ...": the group is the ask's
             if beside is None and not _stands_alone(tokens, i, width, value, mentioned):
                 continue
-            lead = i - 2 if i >= 2 and tokens[i - 1].low == "the" else i - 1
-            negated = lead >= 0 and tokens[lead].low in NEGATION
-            start = min(i, beside.start) if beside else i
+            excluded = excluded_from(tokens, i)
+            negated = excluded is not None or last.get(column, (-1, False)) == (_list_end(tokens, i), True)
+            start = min(excluded if excluded is not None else i, beside.start if beside else i)
             end = max(i + width, beside.end) if beside else i + width
             picked.setdefault(column, []).append((_typed_value(columns[column], value), start, end, negated))
+            last[column] = (end, negated)          # "excluding Oslo and Ghent": the list is left out whole
             break
         i += width
     found = []
@@ -80,6 +84,19 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             found.append(Filter(column, "in", kept, start, end))
         found += [Filter(column, "!=", value, start, end) for value in dropped]
     return found
+
+
+def excluded_from(tokens: Sequence[Token], i: int) -> int | None:
+    """Where the words leaving out the value at `i` start ("other than", "apart from the"), else None."""
+    lead = i - 1 if i >= 1 and tokens[i - 1].low == "the" else i
+    return next((lead - len(said) for said in EXCLUSIONS if lead >= len(said) and tuple(
+        t.low for t in tokens[lead - len(said): lead]) == said), None)
+
+
+def _list_end(tokens: Sequence[Token], i: int) -> int:
+    """Where the value before a list joiner at `i - 1` ended ("Oslo and Ghent", "Oslo, Ghent"); -2 if none."""
+    back = i - 1 if i >= 1 and tokens[i - 1].low in ("and", "or", ",") else -2
+    return back - 1 if back >= 1 and tokens[back - 1].text == "," else back
 
 
 def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:
@@ -138,7 +155,8 @@ def unseen_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
     i = 0
     while i < len(tokens):
         lead = i - 2 if i >= 2 and tokens[i - 1].low == "the" else i - 1
-        if not _capitalised(tokens, i, taken | mentioned) or lead < 0 or tokens[lead].low not in UNSEEN_LEADS:
+        if not _capitalised(tokens, i, taken | mentioned) or lead < 0 or tokens[lead].low not in UNSEEN_LEADS \
+                or excluded_from(tokens, i) is not None:           # "apart from Norway": not read as kept
             i += 1
             continue
         end = i + 1
@@ -201,7 +219,7 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
     found: list[Filter] = []
     for i in range(1, len(tokens)):
         year = _year(tokens[i])
-        if i in taken or year is None:
+        if i in taken or year is None or i + 1 < len(tokens) and tokens[i + 1].low == "s":      # "the 1800s"
             continue
         month = MONTHS.get(tokens[i - 1].low)
         word_at = i - 2 if month else i - 1
@@ -218,6 +236,7 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
 
 _RANGE_JOINERS = frozenset({"-", "–", "—", "to", "through", "thru", "until", "till", "and"})
 _RANGE_LEADS = frozenset({"from", "between", "years", "year", "over", "in", "during", "the", "of", "for"})
+MONTHS_IN_YEAR = 12
 
 
 def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequence[FileProfile],
@@ -255,10 +274,12 @@ def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int | No
     if i + 2 < len(tokens) and tokens[i + 1].low in ("and", "or") and tokens[i + 2].low in OPEN_ENDS:
         return first, None, i + 3
     if i + 2 < len(tokens) and tokens[i + 1].low in _RANGE_JOINERS:
-        last = _year(tokens[i + 2])
+        said, last = tokens[i + 2], _year(tokens[i + 2])
+        if last is None and said.text.isdigit() and len(said.text) == 2 and int(said.text) > MONTHS_IN_YEAR:
+            last = first - first % 100 + int(said.text)          # "1960-69"; "2001-05" may be May 2001
         if last is not None and last >= first and (tokens[i + 1].low != "and" or tokens[i - 1].low == "between"):
             return first, last, i + 3
-    if i + 1 < len(tokens) and tokens[i + 1].low == "s" and first % 10 == 0:
+    if i + 1 < len(tokens) and tokens[i + 1].low == "s" and first % 10 == 0 and first % 100:   # "1800s": a century?
         return first, first + 9, i + 2
     return None
 
