@@ -704,6 +704,7 @@ def test_a_value_named_after_an_exclusion_leaves_its_rows_out(profiles, task, fi
 @pytest.mark.parametrize(("task", "doubt"), [
     ("What is the mean salary of staff apart from Narvik?", "'apart'"),     # a value the data may not hold
     ("What is the mean salary of non-Engineering staff?", "'non-Engineering'"),
+    ("What is the mean salary in Ghent thru Oslo combined?", "'Oslo'"),          # a range of values: which ones?
 ])
 def test_an_exclusion_that_is_not_read_keeps_the_reading_from_confidence(profiles, task, doubt):
     reading = read_question(task, profiles["emp"])
@@ -716,6 +717,7 @@ def test_an_exclusion_that_is_not_read_keeps_the_reading_from_confidence(profile
     ("Average bonus for staff aged at least 45, 2 decimals.", [("age", ">=", 45)]),
     ("Mean salary of the employees whose performance_score is 4 or higher?", [("performance_score", ">=", 4)]),
     ("How many employees have bonus>3000 (strictly more than 3000)?", [("bonus", ">", 3000)] * 2),
+    ("How many employees have a salary strictly above 80000?", [("salary", ">", 80000)]),
 ])
 def test_bounds_said_around_a_number_select_rows(profiles, task, filters):
     reading = read_question(task, profiles["emp"])
@@ -767,3 +769,19 @@ def test_no_value_of_a_column_that_may_be_zero_is_not_read_as_missing(quarters, 
     # the rows left out are Oslo's: not only those with no bonus
     mixed = read_question("Excluding Oslo staff with no bonus, what is the mean salary?", profiles["emp"])
     assert not mixed.direct
+
+
+@pytest.mark.parametrize(("task", "filters"), [
+    ("Mean realcons, ignoring anything before 1965.", [("year", ">=", 1965)]),
+    ("Mean realcons, 2 decimals; ignore 1970 and later.", [("year", "<", 1970)]),
+    ("Mean realcons excluding the quarters after 1970?", [("year", "<=", 1970)]),
+])
+def test_a_period_whose_rows_are_left_out_keeps_the_other_rows(quarters, task, filters):
+    reading = read_question(task, quarters)
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == filters
+
+
+def test_a_span_of_years_left_out_in_the_middle_is_not_read(quarters):
+    reading = read_question("Mean realcons excluding 1960-1964, 1 decimal.", quarters)
+    assert not reading.direct and "'1960'" in reading.why_unread()

@@ -52,9 +52,8 @@ class Filter:
 
     def text(self) -> str:
         if self.op == "period":
-            low, high = self.value.get("from"), self.value.get("to")
-            return f"{self.column} " + " and ".join(
-                ([f">= {low}"] if low else []) + ([f"< {high}"] if high else []))
+            return f"{self.column} " + " and ".join(f"{op} {self.value[side]}" for side, op in (("from", ">="), (
+                "to", "<")) if self.value.get(side))
         shown = ", ".join(map(str, self.value)) if isinstance(self.value, list) else self.value
         return f"{self.column} {self.op} {shown}"
 
@@ -68,16 +67,15 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
     found: list[Filter] = []
     i = 0
     while i < len(tokens):
-        if i in taken:
-            i += 1
-            continue
         op, width = next(((op, len(said)) for said, op in _COMPARATORS
                           if tuple(t.low for t in tokens[i: i + len(said)]) == said), (None, 0))
         if tokens[i].low == "between":
             op, width = "between", 1
         j = i + width
         value = value_of(tokens[j]) if op and j < len(tokens) else None
-        if not op or value is None or j + 1 < len(tokens) and deviations_at(tokens, j + 1):   # "less than 2 SD"
+        upper = number(tokens[j + 2].text) if j + 2 < len(tokens) and tokens[j + 1].low == "and" else None
+        if i in taken or not op or value is None or op == "between" and upper is None or j + 1 < len(
+                tokens) and deviations_at(tokens, j + 1):       # "less than 2 SD"
             i += 1
             continue
         column = (_age_column(tokens, i, i, kinds) or _before(ends, tokens, i) or starts.get(j + 1)
@@ -90,10 +88,6 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             continue
         start, end = min(column.start, i), max(column.end, j + 1)
         if op == "between":
-            upper = number(tokens[j + 2].text) if j + 2 < len(tokens) and tokens[j + 1].low == "and" else None
-            if upper is None:
-                i += 1
-                continue
             end = max(end, j + 3)
             found += [Filter(column.column, ">=", value, start, end), Filter(column.column, "<=", upper, start, end)]
         elif op == "==" and _listed(tokens, j + 1):       # "religious = 1, 2, 3, 4"
@@ -250,28 +244,21 @@ def _unrecorded(tokens: Sequence[Token], at: int, mentions: Sequence[Mention], c
     recorded = next((j + 1 for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in
                      RECORDED and not any(t.text in SENTENCE_END for t in tokens[at:j])), None) if low == "no" else None
     right = next((m for m in mentions if m.start == at + (low == "no") and (low == "no" or low[:3] == "no-")), None)
-    if recorded is None and right is not None and right.column in columns and (
-            columns[right.column].kind != "numeric" or _positive(columns[right.column].min)):
-        return right.end
-    return recorded
-
-
-def _positive(low: Any) -> bool:
-    return isinstance(low, (int, float)) and low > 0
+    column = columns.get(right.column) if right and recorded is None else None
+    kept = column and (column.kind != "numeric" or isinstance(column.min, (int, float)) and column.min > 0)
+    return right.end if right and kept else recorded
 
 
 def _drop_word_near(tokens: Sequence[Token], at: int, named: set[int]) -> int | None:
-    """A word saying rows are left out, within eight words of a missing-value word in its sentence ("don't
-    count" after it, "not counting" before it: where the words end or start), with no value or number between
-    ("excluding Oslo staff with no bonus" leaves out Oslo, not only the rows with no bonus)."""
+    """A word saying rows are left out ("don't count", "left out"), within eight words of a missing-value word in
+    its sentence, with no value or number between ("excluding Oslo staff with no bonus": not only no-bonus rows)."""
     for step in range(1, DROP_REACH + 1):
         for j in (at - step, at + step):
-            if 0 <= j < len(tokens) and (tokens[j].low in _DROP_WORDS or tokens[j].low.startswith("count") and j
-                                         and tokens[j - 1].low in _NOT_COUNTED or tokens[j].low == "left"
-                                         and tokens[j + 1: j + 2] and tokens[j + 1].low == "out"):
+            if 0 <= j < len(tokens) and (tokens[j].low in _DROP_WORDS or (tokens[j - (j > 0)].low, tokens[j].low[
+                    :5]) in {*((no, "count") for no in _NOT_COUNTED), ("left", "out")}):
                 if not any(t.text in SENTENCE_END or k not in named and (t.text[:1].isupper() or t.is_number)
                            for k, t in enumerate(tokens[min(j, at) + 1: max(j, at)], min(j, at) + 1)):
-                    return j - (j < at and tokens[j].low.startswith("count"))
+                    return j - (j < at and tokens[j].low[:5] == "count")        # "not counting rows with no ..."
     return None
 
 

@@ -113,9 +113,9 @@ UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".spl
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
 RECORDED = frozenset("recorded record given listed reported entered known".split())     # "no sex recorded": missing
 # Words before a value that leave its rows out ("other than Oslo", "apart from the Oslo office", "excl. Oslo").
-EXCLUSIONS = (("other", "than"), ("apart", "from"), ("aside", "from"), ("except", "for"), ("excl", "."), ("not",),
-              ("non",), ("excluding",), ("except",), ("without",), ("excl",))
-LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
+EXCLUSIONS = tuple(tuple(said.split("_")) for said in
+                   "other_than apart_from aside_from except_for excl_. not non excluding except without excl".split())
+LINK_WORDS = frozenset("is are was were of the a an has have had value values strictly".split())
 CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
 GENERIC_VALUES = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na
     n/a missing null good bad average normal open closed active inactive""".split())
