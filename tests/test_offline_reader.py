@@ -766,6 +766,9 @@ def test_rows_missing_a_column_that_do_not_count_are_dropped(quarters, task, dro
 def test_no_value_of_a_column_that_may_be_zero_is_not_read_as_missing(quarters, profiles):
     zero = read_question("Mean realcons ignoring quarters with no realint.", quarters)       # realint may be 0
     assert not zero.direct and "'no'" in zero.why_unread()
+    # "no remote" may be the employees who are not remote; "no sex" is read only as "no sex recorded"
+    for task in ("Mean salary, skipping staff with no remote.", "Mean salary ignoring rows with no city."):
+        assert not read_question(task, profiles["emp"]).direct
     # the rows left out are Oslo's: not only those with no bonus
     mixed = read_question("Excluding Oslo staff with no bonus, what is the mean salary?", profiles["emp"])
     assert not mixed.direct

@@ -238,14 +238,14 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
 
 def _unrecorded(tokens: Sequence[Token], at: int, mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]
                 ) -> int | None:
-    """Where "no <columns> recorded" ends when a "no" starts it, else None; also "no mass", "no-tip" for a column
-    that never holds zero (else "no bonus" may be a bonus of 0)."""
+    """Where "no <columns> recorded" ends when a "no" starts it, else None; also "no mass", "no-tip" for a numeric
+    column that never holds zero ("no bonus" may be a bonus of 0, "no smokers" the non-smokers)."""
     low = tokens[at].low
     recorded = next((j + 1 for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in
                      RECORDED and not any(t.text in SENTENCE_END for t in tokens[at:j])), None) if low == "no" else None
     right = next((m for m in mentions if m.start == at + (low == "no") and (low == "no" or low[:3] == "no-")), None)
     column = columns.get(right.column) if right and recorded is None else None
-    kept = column and (column.kind != "numeric" or isinstance(column.min, (int, float)) and column.min > 0)
+    kept = column and column.kind == "numeric" and isinstance(column.min, (int, float)) and column.min > 0
     return right.end if right and kept else recorded
 
 
