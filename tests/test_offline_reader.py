@@ -731,7 +731,7 @@ def test_a_bound_that_belongs_to_the_next_number_is_not_read_with_the_first(prof
 
 
 @pytest.mark.parametrize(("task", "span"), [
-    ("Mean realcons in 1960-64, 2 decimals.", (1960, 1964)),
+    ("Mean realcons over 1970-79, 2 decimals.", (1970, 1979)),
     ("Mean realcons during the sixties (1960-69), 2 decimals.", (1960, 1969)),
     ("What was the mean realcons in the sixties, i.e. 1960-69?", (1960, 1969)),
 ])
@@ -745,6 +745,7 @@ def test_short_spans_of_years_and_decades_said_with_their_years_select_rows(quar
     ("Mean realcons in the sixties, 2 decimals.", "'sixties'"),       # the 1960s, ages or temperatures?
     ("Mean realcons in the 1900s, 2 decimals.", "'1900'"),            # a decade or a century?
     ("Mean realcons for 1961-05, 2 decimals.", "'05'"),               # 1961 to 1965, or May 1961?
+    ("Mean realcons for 1962-63, 2 decimals.", "'63'"),               # two years, or the 1962-63 season?
 ])
 def test_a_span_of_years_that_may_mean_something_else_is_not_read(quarters, task, doubt):
     reading = read_question(task, quarters)

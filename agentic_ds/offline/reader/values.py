@@ -232,7 +232,6 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
 
 _RANGE_JOINERS = frozenset({"-", "–", "—", "to", "through", "thru", "until", "till", "and"})
 _RANGE_LEADS = frozenset({"from", "between", "years", "year", "over", "in", "during", "the", "of", "for"})
-MONTHS_IN_YEAR = 12
 
 
 def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequence[FileProfile],
@@ -279,8 +278,8 @@ def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int | No
         return first, None, i + 3
     if i + 2 < len(tokens) and tokens[i + 1].low in _RANGE_JOINERS:
         said, last = tokens[i + 2], _year(tokens[i + 2])
-        if last is None and said.text.isdigit() and len(said.text) == 2 and int(said.text) > MONTHS_IN_YEAR:
-            last = first - first % 100 + int(said.text)          # "1960-69"; "2001-05" may be May 2001
+        if last is None and said.text.isdigit() and len(said.text) == 2 and first % 10 == 0 and said.text[1] == "9":
+            last = first - first % 100 + int(said.text)          # "1960-69"; "2018-19" may be a season
         if last is not None and last >= first and (tokens[i + 1].low != "and" or tokens[i - 1].low == "between"):
             return first, last, i + 3
     if i + 1 < len(tokens) and tokens[i + 1].low == "s" and first % 10 == 0 and first % 100:   # "1800s": a century?
