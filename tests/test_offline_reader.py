@@ -266,7 +266,7 @@ def test_a_task_is_read_as_a_direct_question_an_open_analysis_or_not_at_all(prof
 @pytest.mark.parametrize(
     ("task", "doubt"),
     [
-        ("What is the mean salary of employees aged between 30 and 40?", "'30', '40'"),
+        ("What is the mean salary of employees between 30 and 40?", "'30', '40'"),
         ("What is the mean salary of the 10 oldest employees?", "'10'"),
         ("What is the mean salary in 2030?", "'2030'"),
         ("What is the ratio of the mean salary to the mean bonus?", "'ratio'"),
@@ -440,8 +440,7 @@ def test_several_roundings_take_the_finest(profiles):
         ("Take the employees whose salary is above the median salary. What is their mean bonus?",
          "comparison(s) 'above'"),
         ("For staff with age below the mean age, give the average training_hours.", "comparison(s) 'below'"),
-        # comparisons no filter read: an exclusion, a threshold said in the sentence before
-        ("Other than Engineering, which department has the highest mean salary?", "comparison(s) 'than'"),
+        # comparisons no filter read: a threshold said in the sentence before
         ("The median salary is taken over all staff. For employees whose salary was strictly above that median, "
          "what was the mean bonus? Reply as @mean_bonus[value].", "comparison(s) 'above'"),
         # a value named in the plural is still a value of the data; imputing is not computed
@@ -766,3 +765,106 @@ def test_months_of_a_series_are_counted_as_rows_unless_distinct_is_said(monthly,
     reading = read_question(task, monthly)
     assert reading.direct, reading.why_unread()
     assert [(a.stat, a.column) for a in reading.spec.asks] == [stat]
+
+
+@pytest.mark.parametrize(("task", "filters"), [
+    ("Apart from the Oslo office, what is the mean salary?", [("city", "!=", "Oslo")]),
+    ("Mean bonus excl. Ghent staff, 2 decimals.", [("city", "!=", "Ghent")]),
+    ("What is the median salary of employees other than Marketing ones?", [("department", "!=", "Marketing")]),
+    ("Average salary excluding Oslo and Krakow?", [("city", "!=", "Oslo"), ("city", "!=", "Krakow")]),
+    ("Other than Engineering, which department has the highest mean salary?", [("department", "!=", "Engineering")]),
+])
+def test_a_value_named_after_an_exclusion_leaves_its_rows_out(profiles, task, filters):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == filters
+
+
+@pytest.mark.parametrize(("task", "doubt"), [
+    ("What is the mean salary of staff apart from Narvik?", "'apart'"),     # a value the data may not hold
+    ("What is the mean salary of non-Engineering staff?", "'non-Engineering'"),
+    ("What is the mean salary in Ghent thru Oslo combined?", "'Oslo'"),          # a range of values: which ones?
+])
+def test_an_exclusion_that_is_not_read_keeps_the_reading_from_confidence(profiles, task, doubt):
+    reading = read_question(task, profiles["emp"])
+    assert not reading.direct and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(("task", "filters"), [
+    ("Mean salary of employees aged 30 or younger?", [("age", "<=", 30)]),
+    ("How many employees are aged 60 and over?", [("age", ">=", 60)]),
+    ("Average bonus for staff aged at least 45, 2 decimals.", [("age", ">=", 45)]),
+    ("Mean salary of the employees whose performance_score is 4 or higher?", [("performance_score", ">=", 4)]),
+    ("How many employees have bonus>3000 (strictly more than 3000)?", [("bonus", ">", 3000)] * 2),
+    ("How many employees have a salary strictly above 80000?", [("salary", ">", 80000)]),
+])
+def test_bounds_said_around_a_number_select_rows(profiles, task, filters):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == filters
+
+
+def test_a_bound_that_belongs_to_the_next_number_is_not_read_with_the_first(profiles):
+    reading = read_question("How many employees are aged 30 and under 40?", profiles["emp"])
+    assert not reading.direct and "'30'" in reading.why_unread()
+
+
+@pytest.mark.parametrize(("task", "span"), [
+    ("Mean realcons over 1970-79, 2 decimals.", (1970, 1979)),
+    ("Mean realcons during the sixties (1960-69), 2 decimals.", (1960, 1969)),
+    ("What was the mean realcons in the sixties, i.e. 1960-69?", (1960, 1969)),
+])
+def test_short_spans_of_years_and_decades_said_with_their_years_select_rows(quarters, task, span):
+    reading = read_question(task, quarters)
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == [("year", ">=", span[0]), ("year", "<=", span[1])]
+
+
+@pytest.mark.parametrize(("task", "doubt"), [
+    ("Mean realcons in the sixties, 2 decimals.", "'sixties'"),       # the 1960s, ages or temperatures?
+    ("Mean realcons in the 1900s, 2 decimals.", "'1900'"),            # a decade or a century?
+    ("Mean realcons for 1961-05, 2 decimals.", "'05'"),               # 1961 to 1965, or May 1961?
+    ("Mean realcons for 1962-63, 2 decimals.", "'63'"),               # two years, or the 1962-63 season?
+])
+def test_a_span_of_years_that_may_mean_something_else_is_not_read(quarters, task, doubt):
+    reading = read_question(task, quarters)
+    assert not reading.direct and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(("task", "dropped"), [
+    ("Mean realint of the quarters, rows with no body mass skipped.", ["body_mass_g"]),
+    ("How many quarters had realint above 2? Rows where sex is blank don't count.", ["sex"]),
+    ("Mean realint, not counting quarters with no body mass on record.", ["body_mass_g"]),
+    ("Average realint with no-mass rows left out, 1 decimal.", ["body_mass_g"]),
+])
+def test_rows_missing_a_column_that_do_not_count_are_dropped(quarters, task, dropped):
+    reading = read_question(task, quarters)
+    assert reading.direct, reading.why_unread()
+    assert reading.spec.dropna == dropped
+
+
+def test_no_value_of_a_column_that_may_be_zero_is_not_read_as_missing(quarters, profiles):
+    zero = read_question("Mean realcons ignoring quarters with no realint.", quarters)       # realint may be 0
+    assert not zero.direct and "'no'" in zero.why_unread()
+    # "no remote" may be the employees who are not remote; "no sex" is read only as "no sex recorded"
+    for task in ("Mean salary, skipping staff with no remote.", "Mean salary ignoring rows with no city."):
+        assert not read_question(task, profiles["emp"]).direct
+    # the rows left out are Oslo's: not only those with no bonus
+    mixed = read_question("Excluding Oslo staff with no bonus, what is the mean salary?", profiles["emp"])
+    assert not mixed.direct
+
+
+@pytest.mark.parametrize(("task", "filters"), [
+    ("Mean realcons, ignoring anything before 1965.", [("year", ">=", 1965)]),
+    ("Mean realcons, 2 decimals; ignore 1970 and later.", [("year", "<", 1970)]),
+    ("Mean realcons excluding the quarters after 1970?", [("year", "<=", 1970)]),
+])
+def test_a_period_whose_rows_are_left_out_keeps_the_other_rows(quarters, task, filters):
+    reading = read_question(task, quarters)
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == filters
+
+
+def test_a_span_of_years_left_out_in_the_middle_is_not_read(quarters):
+    reading = read_question("Mean realcons excluding 1960-1964, 1 decimal.", quarters)
+    assert not reading.direct and "'1960'" in reading.why_unread()

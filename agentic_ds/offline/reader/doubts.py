@@ -21,6 +21,7 @@ from agentic_ds.offline.reader.mentions import Mention, Token
 from agentic_ds.offline.reader.mentions import words as split_words
 from agentic_ds.offline.reader.vocabulary import (
     BACK_REFERENCES,
+    DECADES,
     DOUBT_PHRASES,
     DOUBT_WORDS,
     GROUP_TESTS,
@@ -93,7 +94,8 @@ def restated(tokens: Sequence[Token], filters: Sequence[Filter], per_row: frozen
     """Words that say again what a filter already reads ("married for 10 years or more (yrs_married >= 10)"), or say
     which rows there are ("all 150 flowers", "each household's")."""
     values = {f.value for f in filters if isinstance(f.value, (int, float))}
-    said: set[int] = set()
+    decades = {f.value for f in filters if f.op == ">=" and f.value + 9 in values}      # "the sixties ... 1960-69"
+    said = {i for i, token in enumerate(tokens) if DECADES.get(token.low) in decades}
     for i, token in enumerate(tokens):
         value = token.value
         if value is not None and value in values:
@@ -160,6 +162,7 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
     phrases = [" ".join(p) for p in DOUBT_PHRASES if _has_phrase(tokens, p, consumed)]
     doubts += doubt_of(phrases, "the phrase(s) {} ask for what the offline model does not compute")
     touched = set(spec.columns) | {c for d in spec.derived for c in d.columns} | {d.name for d in spec.derived}
+    touched |= set(spec.dropna) if isinstance(spec.dropna, list) else set()     # "birds with no mass skipped"
     idle = [m.column for m in mentions if (m.exact or m.end - m.start > 1) and m.column in measures
             and m.column not in touched]        # named whole, or by two words of it ("body mass" for body_mass_g)
     # "regress y on x1 and x2" read as y on x1: a measure the question names went unused
@@ -193,7 +196,8 @@ def doubts_of(tokens: Sequence[Token], mentions: Sequence[Mention], consumed: se
         t.low in COMPARING or t.low == "than" and i and tokens[i - 1].low in COMPARED)]
     doubts += doubt_of(compared, "the comparison(s) {} select no rows a filter read")
     counted_missing = any(a.stat == "missing" for a in spec.asks)      # "weeks that have no measurement"
-    denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS or t.low in DENIALS)
+    denied = [t.text for i, t in enumerate(tokens) if i not in consumed and (t.low in NEGATIONS | DENIALS or t.low[
+        :4] == "non-" and i not in named)                         # "non-Engineering" (not "non-smokers": a column)
               and not (counted_missing and t.low == "no")]
     # "nobody recorded whether they are male or female" read as the rows that are
     doubts += doubt_of(denied, "the negation(s) {} are not read")

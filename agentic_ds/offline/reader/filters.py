@@ -33,6 +33,7 @@ VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
 DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
 MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3") and groups rows
+_NOT_COUNTED = frozenset({"not", "don't", "dont", "doesn't", "doesnt", "never"})   # "... don't count"
 _UNITS_AFTER = frozenset({"decimal", "decimals", "percent", "%", "times", "or", "and"})
 CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
@@ -51,9 +52,8 @@ class Filter:
 
     def text(self) -> str:
         if self.op == "period":
-            low, high = self.value.get("from"), self.value.get("to")
-            return f"{self.column} " + " and ".join(
-                ([f">= {low}"] if low else []) + ([f"< {high}"] if high else []))
+            return f"{self.column} " + " and ".join(f"{op} {self.value[side]}" for side, op in (("from", ">="), (
+                "to", "<")) if self.value.get(side))
         shown = ", ".join(map(str, self.value)) if isinstance(self.value, list) else self.value
         return f"{self.column} {self.op} {shown}"
 
@@ -67,20 +67,20 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
     found: list[Filter] = []
     i = 0
     while i < len(tokens):
-        if i in taken:
-            i += 1
-            continue
         op, width = next(((op, len(said)) for said, op in _COMPARATORS
                           if tuple(t.low for t in tokens[i: i + len(said)]) == said), (None, 0))
         if tokens[i].low == "between":
             op, width = "between", 1
         j = i + width
         value = value_of(tokens[j]) if op and j < len(tokens) else None
-        if not op or value is None or j + 1 < len(tokens) and deviations_at(tokens, j + 1):   # "less than 2 SD"
+        upper = number(tokens[j + 2].text) if j + 2 < len(tokens) and tokens[j + 1].low == "and" else None
+        if i in taken or not op or value is None or op == "between" and upper is None or j + 1 < len(
+                tokens) and deviations_at(tokens, j + 1):       # "less than 2 SD"
             i += 1
             continue
-        column = (_before(ends, tokens, i) or starts.get(j + 1) or starts.get(j + 2)
-                  or _age_column(tokens[i].low, kinds, i))
+        column = (_age_column(tokens, i, i, kinds) or _before(ends, tokens, i) or starts.get(j + 1)
+                  or starts.get(j + 2) or next((Mention(i, i, f.column, False) for f in found
+                                                               if (f.op, f.value) == (op, value)), None))
         guessed = column is None and op != "between" and _ends_clause(tokens, j + 1)
         column = column or (_spanning(value, columns or {}, i) if guessed else None)
         if column is None:
@@ -88,10 +88,6 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
             continue
         start, end = min(column.start, i), max(column.end, j + 1)
         if op == "between":
-            upper = number(tokens[j + 2].text) if j + 2 < len(tokens) and tokens[j + 1].low == "and" else None
-            if upper is None:
-                i += 1
-                continue
             end = max(end, j + 3)
             found += [Filter(column.column, ">=", value, start, end), Filter(column.column, "<=", upper, start, end)]
         elif op == "==" and _listed(tokens, j + 1):       # "religious = 1, 2, 3, 4"
@@ -103,7 +99,7 @@ def comparisons(tokens: Sequence[Token], mentions: Sequence[Mention], kinds: Map
         else:
             found.append(Filter(column.column, op, value, start, end, guessed))
         i = end
-    return found + _or_more(tokens, starts, ends, taken)
+    return found + _or_more(tokens, starts, ends, taken | {p for f in found for p in range(f.start, f.end)}, kinds)
 
 
 def _listed(tokens: Sequence[Token], at: int) -> bool:
@@ -127,12 +123,14 @@ def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
     return found
 
 
-def _age_column(word: str, kinds: Mapping[str, str], at: int) -> Mention | None:
-    """"older than 50" compares the age, even when the question never says "age"."""
-    if word not in ("older", "younger"):
+def _age_column(tokens: Sequence[Token], said: int, at: int, kinds: Mapping[str, str]) -> Mention | None:
+    """"older than 50", "aged over 50", "aged 30 or younger" (the comparison word at `said`, the bound or its
+    comparison at `at`) compare the age, even when the question never says "age"."""
+    aged = at > 0 and tokens[at - 1].low == "aged"
+    if tokens[said].low not in ("older", "younger") and not aged:
         return None
     ages = [name for name, kind in kinds.items() if kind == "numeric" and "age" in name.lower().split("_")]
-    return Mention(at, at, ages[0], False) if len(ages) == 1 else None
+    return Mention(at - aged, at, ages[0], False) if len(ages) == 1 else None
 
 
 def _ends_clause(tokens: Sequence[Token], at: int) -> bool:
@@ -163,14 +161,16 @@ def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mentio
 
 
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
-             taken: set[int]) -> list[Filter]:
-    """`10 or more years_experience` / `5 or fewer units`."""
+             taken: set[int], kinds: Mapping[str, str]) -> list[Filter]:
+    """`10 or more years_experience` / `5 or fewer units` / "aged 65 and over"."""
     found = []
     for i in range(len(tokens) - 2):
         key = (tokens[i + 1].low, tokens[i + 2].low)
-        if i in taken or value_of(tokens[i]) is None or key not in _OR_MORE:
+        if i in taken or value_of(tokens[i]) is None or key not in _OR_MORE or i + 3 < len(tokens) and value_of(
+                tokens[i + 3]) is not None:                     # "30 and under 40": the bound of the next number
             continue
-        column = starts.get(i + 3) or starts.get(i + 4) or ends.get(i)
+        column = (_age_column(tokens, i + 2, i, kinds) or starts.get(i + 3) or starts.get(i + 4)
+                  or _before(ends, tokens, i))
         if column is not None:
             found.append(Filter(column.column, _OR_MORE[key], value_of(tokens[i]), min(i, column.start),
                                 max(i + 3, column.end)))
@@ -200,10 +200,11 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
     return found
 
 
-def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[Any, tuple[int, int] | None]:
+def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]
+                 ) -> tuple[Any, tuple[int, int] | None]:
     """("all" | "used" | [columns] | None, consumed span) for "ignoring rows with missing values" (in the columns
-    used), "missing values dropped", "(rows with missing sex or mass excluded)", "complete rows", "with no missing
-    value in any column"."""
+    used), "missing values dropped", "(rows with missing sex or mass excluded)", "rows where sex is blank don't
+    count", "birds with no mass skipped", "complete rows", "with no missing value in any column"."""
     for i, token in enumerate(tokens):
         if token.low == "non-missing":
             return "used", (i, i + 1)
@@ -211,21 +212,22 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
             said = [j for j in range(i + 2, min(len(tokens), i + 5)) if tokens[j].low in _MISSING_WORDS
                     and tokens[j - 1].low == "no"]          # "complete, with no missing value"
             return "all", (i, _after_missing(tokens, said[0]) if said else i + 2)
-        unrecorded = _unrecorded(tokens, i)
+        unrecorded = _unrecorded(tokens, i, mentions, columns)
         if token.low not in _MISSING_WORDS and unrecorded is None:
             continue
         if i and tokens[i - 1].low == "no":            # "with no missing value in any column": complete rows
             end = _after_missing(tokens, i)
             return "all", (max(0, i - 2 if tokens[i - 2].low == "with" else i - 1), end)
-        drop = _drop_word_near(tokens, i)
+        drop = _drop_word_near(tokens, i, {p for m in mentions for p in range(m.start, m.end)})
         if drop is None:
             continue
         low, high = min(i, drop), max(i, drop)
-        inside = [m.column for m in mentions if low < m.start and m.end <= high]
-        end = max(high + 1, _after_missing(tokens, i) if unrecorded is None else unrecorded + 1)
+        inside = [m.column for m in mentions if low < m.start and m.end <= high] or [      # or "sex is blank"
+            m.column for m in mentions if m.end == i or m.end == i - 1 and tokens[i - 1].low in _LINK]
+        end = max(high + 1, _after_missing(tokens, i) if unrecorded is None else unrecorded)
         if unrecorded is not None:           # "ignoring penguins with no body mass recorded": those columns
-            inside = [m.column for m in mentions if i < m.start and m.end <= unrecorded]
-            low, high = min(low, i - 1 if i and tokens[i - 1].low == "with" else i), max(high, unrecorded)
+            inside = [m.column for m in mentions if i <= m.start and m.end <= max(unrecorded, high)]
+            low = min(low, i - 1 if i and tokens[i - 1].low == "with" else i)
         anywhere = [j for j in range(max(0, low - 3), min(len(tokens), end + 3)) if tokens[j].low == "any"]
         if anywhere:                                 # "rows with a missing value in any column dropped"
             return "all", (min(low, *anywhere), max(end, anywhere[-1] + 1))
@@ -234,22 +236,29 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention]) -> tuple[
     return None, None
 
 
-def _unrecorded(tokens: Sequence[Token], at: int) -> int | None:
-    """Where "no <columns> recorded" ends when a "no" starts it (the recorded word), else None."""
-    if tokens[at].low != "no":
-        return None
-    return next((j for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in RECORDED
-                 and not any(t.text in SENTENCE_END for t in tokens[at:j])), None)
+def _unrecorded(tokens: Sequence[Token], at: int, mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]
+                ) -> int | None:
+    """Where "no <columns> recorded" ends when a "no" starts it, else None; also "no mass", "no-tip" for a numeric
+    column that never holds zero ("no bonus" may be a bonus of 0, "no smokers" the non-smokers)."""
+    low = tokens[at].low
+    recorded = next((j + 1 for j in range(at + 2, min(len(tokens), at + UNRECORDED_WORDS)) if tokens[j].low in
+                     RECORDED and not any(t.text in SENTENCE_END for t in tokens[at:j])), None) if low == "no" else None
+    right = next((m for m in mentions if m.start == at + (low == "no") and (low == "no" or low[:3] == "no-")), None)
+    column = columns.get(right.column) if right and recorded is None else None
+    kept = column and column.kind == "numeric" and isinstance(column.min, (int, float)) and column.min > 0
+    return right.end if right and kept else recorded
 
 
-def _drop_word_near(tokens: Sequence[Token], at: int) -> int | None:
-    """A word saying rows are left out, within six words of a missing-value word in its sentence."""
+def _drop_word_near(tokens: Sequence[Token], at: int, named: set[int]) -> int | None:
+    """A word saying rows are left out ("don't count", "left out"), within eight words of a missing-value word in
+    its sentence, with no value or number between ("excluding Oslo staff with no bonus": not only no-bonus rows)."""
     for step in range(1, DROP_REACH + 1):
         for j in (at - step, at + step):
-            if 0 <= j < len(tokens) and tokens[j].low in _DROP_WORDS:
-                between = tokens[min(j, at): max(j, at)]
-                if not any(t.text in SENTENCE_END for t in between):
-                    return j
+            if 0 <= j < len(tokens) and (tokens[j].low in _DROP_WORDS or (tokens[j - (j > 0)].low, tokens[j].low[
+                    :5]) in {*((no, "count") for no in _NOT_COUNTED), ("left", "out")}):
+                if not any(t.text in SENTENCE_END or k not in named and (t.text[:1].isupper() or t.is_number)
+                           for k, t in enumerate(tokens[min(j, at) + 1: max(j, at)], min(j, at) + 1)):
+                    return j - (j < at and tokens[j].low[:5] == "count")        # "not counting rows with no ..."
     return None
 
 

@@ -24,9 +24,10 @@ from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, tok
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
+    DROP_WORDS,
+    EXCLUSIONS,
     GENERIC_VALUES,
     MONTHS,
-    NEGATION,
     OPEN_ENDS,
     PERIOD_WORDS,
     UNSEEN_LEADS,
@@ -51,6 +52,7 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
         for position in range(mention.start - 2, mention.end + 2):
             near.setdefault((position, mention.column), mention)
     picked: dict[str, list[tuple[Any, int, int, bool]]] = {}
+    last: dict[str, tuple[int, bool]] = {}
     i = 0
     while i < len(tokens):
         match = None if i in taken else _value_at(tokens, i, index)
@@ -60,13 +62,20 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
         width, options = match
         for column, value in options:
             beside = near.get((i - 1, column)) or near.get((i + width, column))
-            if beside is None and not _stands_alone(tokens, i, width, value, mentioned):
+            if beside and "," in {t.text for t in tokens[min(beside.end, i + width): max(beside.start, i)]}:
+                beside = None          # "Other than Engineering, which department ...": the group is the ask's
+            if beside is None and not _stands_alone(tokens, i, width, value, mentioned) or last.get(
+                    column, (0,))[0] == i - 1 and tokens[i - 1].low in _RANGE_JOINERS - {"and"}:    # "Fri thru Sun"
                 continue
-            lead = i - 2 if i >= 2 and tokens[i - 1].low == "the" else i - 1
-            negated = lead >= 0 and tokens[lead].low in NEGATION
-            start = min(i, beside.start) if beside else i
+            excluded = excluded_from(tokens, i)
+            joined = i - 1 - (tokens[i - 2].text == ",") if i >= 2 and tokens[i - 1].low in ("and", "or", ",") else -2
+            negated = excluded is not None or last.get(column) == (joined, True)    # "excluding Oslo, and Ghent"
+            start = min(excluded if excluded is not None else i, beside.start if beside else i)
             end = max(i + width, beside.end) if beside else i + width
-            picked.setdefault(column, []).append((_typed_value(columns[column], value), start, end, negated))
+            typed = value.casefold() == "true" if columns[column].kind == "boolean" and value.casefold() in (
+                "true", "false") else value
+            picked.setdefault(column, []).append((typed, start, end, negated))
+            last[column] = (end, negated)
             break
         i += width
     found = []
@@ -80,6 +89,13 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             found.append(Filter(column, "in", kept, start, end))
         found += [Filter(column, "!=", value, start, end) for value in dropped]
     return found
+
+
+def excluded_from(tokens: Sequence[Token], i: int) -> int | None:
+    """Where the words leaving out the value at `i` start ("other than", "apart from the"), else None."""
+    lead = i - 1 if i >= 1 and tokens[i - 1].low == "the" else i
+    return next((lead - len(said) for said in EXCLUSIONS if lead >= len(said) and tuple(
+        t.low for t in tokens[lead - len(said): lead]) == said), None)
 
 
 def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:
@@ -98,12 +114,6 @@ def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, menti
 
 _PLACES = frozenset({"at", "for", "in", "during", "on", "among", "within"})
 MIN_LOWER_VALUE = 4
-
-
-def _typed_value(column: ColumnProfile, value: str) -> Any:
-    if column.kind == "boolean" and value.casefold() in ("true", "false"):
-        return value.casefold() == "true"
-    return value
 
 
 def boolean_flags(tokens: Sequence[Token], mentions: Sequence[Mention], columns: dict[str, ColumnProfile],
@@ -138,7 +148,8 @@ def unseen_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
     i = 0
     while i < len(tokens):
         lead = i - 2 if i >= 2 and tokens[i - 1].low == "the" else i - 1
-        if not _capitalised(tokens, i, taken | mentioned) or lead < 0 or tokens[lead].low not in UNSEEN_LEADS:
+        if not _capitalised(tokens, i, taken | mentioned) or lead < 0 or tokens[lead].low not in UNSEEN_LEADS \
+                or excluded_from(tokens, i) is not None:           # "apart from Norway": not read as kept
             i += 1
             continue
         end = i + 1
@@ -201,18 +212,21 @@ def periods(tokens: Sequence[Token], mentions: Sequence[Mention], files: Sequenc
     found: list[Filter] = []
     for i in range(1, len(tokens)):
         year = _year(tokens[i])
-        if i in taken or year is None:
+        if i in taken or year is None or i + 1 < len(tokens) and tokens[i + 1].low == "s":      # "the 1800s"
             continue
         month = MONTHS.get(tokens[i - 1].low)
         word_at = i - 2 if month else i - 1
         op = PERIOD_WORDS.get(tokens[word_at].low) if word_at >= 0 and word_at not in taken else None
+        dropped = _dropped(tokens, word_at, taken)          # "ignoring anything before 1900": the rows from 1900
+        op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}.get(op or "") if dropped is not None else op   # kept
         if op is None:
             continue
         column = places.column(tokens, word_at, i, dates_only=month is not None)
+        start = word_at if dropped is None else dropped
         if column in places.years:
-            found.append(Filter(column, op, year, word_at, i + 1))
+            found.append(Filter(column, op, year, start, i + 1))
         elif column:
-            found.append(Filter(column, "period", _bounds(op, year, month), word_at, i + 1))
+            found.append(Filter(column, "period", _bounds(op, year, month), start, i + 1))
     return found
 
 
@@ -239,15 +253,23 @@ def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Seq
             start -= 1
         if end < len(tokens) and tokens[end].low == "inclusive":
             end += 1
-        column = places.column(tokens, start, end - 1, dates_only=False)
+        dropped = _dropped(tokens, start, taken)    # "ignore 2000 and later": the rows before; "excluding 1960-69"
+        column = places.column(tokens, start, end - 1, dates_only=False) if dropped is None or high is None else ""
+        start = start if dropped is None else dropped
+        bounds = [(op, year) for op, year in ((">=", low), ("<=", high), ("<", low))
+                  if year is not None and (op == "<") == (dropped is not None)]
         if column in places.years:
-            found += [Filter(column, ">=", low, start, end)] + ([Filter(column, "<=", high, start, end)]
-                                                                 if high is not None else [])
-        elif column:
-            period = {"from": f"{low}-01-01", "to": f"{high + 1}-01-01" if high is not None else None}
-            found.append(Filter(column, "period", period, start, end))
+            found += [Filter(column, op, year, start, end) for op, year in bounds]
+        elif column:          # each bound's own side of its year, as dates
+            period = {side: day for op, year in bounds for side, day in _bounds(op, year, None).items() if day}
+            found.append(Filter(column, "period", {"from": None, "to": None} | period, start, end))
         i = end
     return found
+
+
+def _dropped(tokens: Sequence[Token], at: int, taken: set[int]) -> int | None:
+    """Where a word leaving out the rows of the period at `at` is, up to three words before it; else None."""
+    return next((k for k in range(at - 1, max(-1, at - 4), -1) if tokens[k].low in DROP_WORDS and k not in taken), None)
 
 
 def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int | None, int] | None:
@@ -255,10 +277,12 @@ def _span_at(tokens: Sequence[Token], i: int, first: int) -> tuple[int, int | No
     if i + 2 < len(tokens) and tokens[i + 1].low in ("and", "or") and tokens[i + 2].low in OPEN_ENDS:
         return first, None, i + 3
     if i + 2 < len(tokens) and tokens[i + 1].low in _RANGE_JOINERS:
-        last = _year(tokens[i + 2])
+        said, last = tokens[i + 2], _year(tokens[i + 2])
+        if last is None and said.text.isdigit() and len(said.text) == 2 and first % 10 == 0 and said.text[1] == "9":
+            last = first - first % 100 + int(said.text)          # "1960-69"; "2018-19" may be a season
         if last is not None and last >= first and (tokens[i + 1].low != "and" or tokens[i - 1].low == "between"):
             return first, last, i + 3
-    if i + 1 < len(tokens) and tokens[i + 1].low == "s" and first % 10 == 0:
+    if i + 1 < len(tokens) and tokens[i + 1].low == "s" and first % 10 == 0 and first % 100:   # "1800s": a century?
         return first, first + 9, i + 2
     return None
 
@@ -268,7 +292,7 @@ class _Places:
 
     def __init__(self, files: Sequence[FileProfile], mentions: Sequence[Mention]) -> None:
         self.years = {c.name for f in files for c in f.columns if _is_year_column(c)}
-        self.dates = {c.name for f in files for c in f.columns if _is_date_column(c)}
+        self.dates = {c.name for f in files for c in f.columns if c.kind == "datetime"}
         self.at = {m.start: m.column for m in mentions if m.column in self.years | self.dates}
         mentioned = {m.column for m in mentions}
         self.usable = {True: self.dates, False: self.years | self.dates}
@@ -283,7 +307,7 @@ class _Places:
         # The files holding the columns the question names, then every file; in each, a year column is meant
         # before a date column ("signed up in 2021" -> signup_year).
         fallback = [{c.name for f in scope for c in f.columns if kind(c)}
-                    for scope in (said, files) for kind in (_is_year_column, _is_date_column)]
+                    for scope in (said, files) for kind in (_is_year_column, lambda c: c.kind == "datetime")]
         self.default = {only: next((next(iter(fits)) for fits in (named & usable for named in fallback)
                                     if len(fits) == 1), "")
                         for only, usable in self.usable.items()}
@@ -313,10 +337,6 @@ def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
 def _year(token: Token) -> int | None:
     value = token.value
     return int(value) if value is not None and value == int(value) and 1000 <= value <= 2200 else None
-
-
-def _is_date_column(column: ColumnProfile) -> bool:
-    return column.kind == "datetime"
 
 
 def _is_year_column(column: ColumnProfile) -> bool:

@@ -109,8 +109,9 @@ COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
     (("older", "than"), ">"), (("younger", "than"), "<"),
     (("exactly",), "=="), (("!=",), "!="), (("not", "equal", "to"), "!="),
 ), key=lambda item: -len(item[0])))
-OR_MORE = {("or", "more"): ">=", ("or", "above"): ">=", ("or", "less"): "<=", ("or", "fewer"): "<=",
-           ("or", "below"): "<="}
+OR_MORE = {(joiner, word): op for joiner in ("or", "and") for words, op in (
+    (("more", "above", "over", "older", "greater", "higher", "up"), ">="),
+    (("less", "fewer", "below", "under", "younger", "lower"), "<=")) for word in words}     # "aged 65 and over"
 SIGNS = {"negative": ("<", 0.0), "positive": (">", 0.0), "nonzero": ("!=", 0.0), "non-zero": ("!=", 0.0)}
 DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude excluding excluded remove removing "
                        "removed skip skipping skipped omit omitting omitted without discard discarding discarded "
@@ -118,15 +119,20 @@ DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude ex
 # Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
 UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
-RECORDED = frozenset("recorded given listed reported entered known".split())     # "no sex recorded": missing
-NEGATION = frozenset("not non excluding except without other than".split())
-LINK_WORDS = frozenset("is are was were of the a an has have had value values".split())
+RECORDED = frozenset("recorded record given listed reported entered known".split())     # "no sex recorded": missing
+# Words before a value that leave its rows out ("other than Oslo", "apart from the Oslo office", "excl. Oslo").
+EXCLUSIONS = tuple(tuple(said.split("_")) for said in
+                   "other_than apart_from aside_from except_for excl_. not non excluding except without excl".split())
+LINK_WORDS = frozenset("is are was were of the a an has have had value values strictly".split())
 CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
 GENERIC_VALUES = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na
     n/a missing null good bad average normal open closed active inactive""".split())
 OUTLIER_WORDS = frozenset({"outlier", "outliers"})
 PERIOD_WORDS = {"in": "==", "during": "==", "since": ">=", "after": ">", "before": "<", "until": "<=", "year": "==",
                 "the": "=="}
+# "the sixties": the 1960s, or ages, or temperatures; read only with the years it stands for ("i.e. 1960-69").
+DECADES = {word: 1900 + 10 * tens for tens, word in enumerate(
+    "tens twenties thirties forties fifties sixties seventies eighties nineties".split(), start=1)}
 OPEN_ENDS = frozenset({"later", "after", "onward", "onwards", "beyond"})
 MONTHS = {name: index for index, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
@@ -204,10 +210,10 @@ ESTIMATE_WORDS = frozenset("regression regress model fit fitted predict forecast
 # -- confidence ----------------------------------------------------------------------------------------------------
 # Words that change what is asked. Left unread, the question was not understood: a statistic the readers do not
 # know, a sign, an exclusion, a comparison of periods, a ranking.
-DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(METHOD_WORDS) | set("""
+DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(METHOD_WORDS) | set(DECADES) | set("""
     which ratio difference differences rise rose increase increased decrease decreased change changed growth grew
-    trend cumulative rank ranked ranking list except excepted excepting exclude excluded excludes excluding non without
-    complete duplicate duplicates cv times
+    trend cumulative rank ranked ranking list except excepted excl apart excepting exclude excluded excludes
+    excluding non without complete duplicate duplicates cv times kilograms kilogram kg kgs pounds lbs
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
     interval forecast predict predicted residual residuals standardise standardize standardised standardized
