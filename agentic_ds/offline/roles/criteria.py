@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.request import ParsedRequest, Reply, result_files, results_or_fetch
 from agentic_ds.schema import CriterionRecord
@@ -31,7 +30,7 @@ def criteria_turn(req: ParsedRequest) -> Reply:
     documents = results_or_fetch(req, [p for c in criteria for p in named_results(c.text)] + req.produced())
     if isinstance(documents, Reply):
         return documents
-    reading = read_question(req.task(), req.profile())
+    reading = req.reading()
     unread = reading.why_unread() if reading.kind == "unread" else ""
     return Reply.json({"criteria": [judge(c, documents, unread) for c in criteria]})
 

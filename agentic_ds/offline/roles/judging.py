@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import addresses, content
 from agentic_ds.offline.reader.vocabulary import ESTIMATE_WORDS
 from agentic_ds.offline.request import ParsedRequest, Reply
@@ -20,10 +19,8 @@ TITLE_WORDS = 8
 
 
 def task_reader_turn(req: ParsedRequest) -> Reply:
-    task = req.task()
-    reading = read_question(task, req.profile())
-    title = " ".join(task.split()[:TITLE_WORDS]).rstrip(",;:?")
-    asks = [{"id": f"a{i}", "text": a.text, "slot": a.slot} for i, a in enumerate(reading.asks, 1)]
+    title = " ".join(req.task().split()[:TITLE_WORDS]).rstrip(",;:?")
+    asks = [{"id": f"a{i}", "text": a.text, "slot": a.slot} for i, a in enumerate(req.reading().asks, 1)]
     return Reply.json({"title": title[:1].upper() + title[1:], "asks": asks})
 
 

@@ -58,7 +58,7 @@ def plan_reviewer_turn(req: ParsedRequest) -> Reply:
     plan_text = req.text_of("plan")
     problems = review_plan(plan_text, req.task(), req.profile())
     if problems:
-        return Reply.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
+        return Reply.changes_requested(problems)
     parsed = parse_plan(plan_text)
     return Reply.say(f"APPROVED. {len(parsed.stages)} stage(s) use only columns that exist in the profile, cover the "
                      f"task, and {len(parsed.success_criteria)} success criteria name the files that will show them.")

@@ -7,7 +7,6 @@ the result file it names), so the coder infers a method from it, a different one
 
 from __future__ import annotations
 
-from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.request import ParsedRequest, Reply
 from agentic_ds.offline.roles.criteria import named_results
 from agentic_ds.schema import StageStatus
@@ -18,7 +17,7 @@ FOLLOW_UP = "Follow-up for "
 def reflector_turn(req: ParsedRequest) -> Reply:
     stages, criteria = req.stages(), req.criteria()
     pending = [s for s in stages if s.status in (StageStatus.PENDING, StageStatus.RUNNING)]
-    unread = read_question(req.task(), req.profile()).kind == "unread"
+    unread = req.reading().kind == "unread"
     # A question the offline reader could not read gets no answer from another method either.
     unmet = [c for c in criteria if c.met is False and not (unread and c.origin == "asks")]
     room = int(req.context.get("stages_left") or 0)

@@ -38,7 +38,7 @@ def code_reviewer_turn(req: ParsedRequest) -> Reply:
         else:
             problems += _unsupported_claims(summary, document, path)
     if problems:
-        return Reply.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
+        return Reply.changes_requested(problems)
     found = "; ".join(f"`{p}`: {str((d or {}).get('summary', [''])[0])}" for p, d in documents.items())
     return Reply.say(f"APPROVED. The code ran without errors and the expected outputs exist. {found}")
 

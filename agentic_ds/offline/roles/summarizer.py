@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
 from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
@@ -27,7 +26,7 @@ def summary_turn(req: ParsedRequest) -> Reply:
     answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
     status = str(req.context.get("status") or "unknown")
     reason = str(req.context.get("status_reason") or status)
-    reading = read_question(req.task(), req.profile())
+    reading = req.reading()
     caveats = [f"The question could not be answered as asked: {reading.why_unread()}."] \
         if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
     caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(req.profile().problems)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline.reader import ReadAsk, Reading, read_question
+from agentic_ds.offline.reader import ReadAsk, Reading
 from agentic_ds.offline.reader.addressing import addresses
 from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.offline.roles.summarizer import analysis_paths, headline
@@ -21,7 +21,7 @@ UNREAD = "The offline model could not read this question with confidence"
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
-    reading = read_question(req.task(), req.profile())
+    reading = req.reading()
     execution, stages = req.execution(), req.stages()
     simple = req.context.get("mode") == "simple"
     documents = results_or_fetch(req, [str(f) for f in execution.get("files") or []] + req.produced())
