@@ -44,10 +44,9 @@ def judge(criterion: CriterionRecord, documents: dict[str, dict], unread: str = 
         if missing:
             return _verdict(criterion, False, f"{', '.join(missing)} does not exist yet or has no result.")
         return _verdict(criterion, True, "; ".join(f"{p}: {_best(criterion, {p: documents[p]})[2]}" for p in paths))
-    best = _best(criterion, documents)
-    if best[0] >= MIN_SHARED_WORDS:
-        return _verdict(criterion, True, f"{best[1]}: {best[2]}")
-    return _verdict(criterion, False, "no result file of this run shows this yet.")
+    shared, path, sentence = _best(criterion, documents)
+    met = shared >= MIN_SHARED_WORDS
+    return _verdict(criterion, met, f"{path}: {sentence}" if met else "no result file of this run shows this yet.")
 
 
 def _best(criterion: CriterionRecord, documents: dict[str, dict]) -> tuple[int, str, str]:
