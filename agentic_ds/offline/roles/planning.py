@@ -37,15 +37,12 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     notes = req.text_of("user_notes")
     if notes.strip():
         # The offline planner plans from the task and the profile alone: it says so rather than claim a change.
-        text += ("\n## Response to the user's notes\n" + _quoted(notes) + "\n\nThe offline model plans from the task "
+        # The notes are quoted line by line, so no heading in them reads as a stage of the plan.
+        quoted = "\n".join("> " + line for line in notes.strip().splitlines())
+        text += ("\n## Response to the user's notes\n" + quoted + "\n\nThe offline model plans from the task "
                  "and the data profile only: these stages are the ones it can bind to the data; a capable model "
                  "revises the plan to the notes.\n")
     return Reply.say(text)
-
-
-def _quoted(text: str) -> str:
-    """Quoted line by line, so no heading in the notes reads as a stage of the plan."""
-    return "\n".join("> " + line for line in text.strip().splitlines())
 
 
 def _no_data_plan(problem: str) -> str:
