@@ -23,10 +23,9 @@ from agentic_ds.context.per_call import PROMPT_CONTEXT
 from agentic_ds.offline.request import ParsedRequest, Reply, parse_request
 from agentic_ds.offline.roles.coder import coding_turn
 from agentic_ds.offline.roles.criteria import code_reviewer_turn, criteria_turn, reflector_turn
-from agentic_ds.offline.roles.judging import judge_turn, task_reader_turn
 from agentic_ds.offline.roles.planning import confirmation_turn, plan_maker_turn, plan_parser_turn, plan_reviewer_turn
 from agentic_ds.offline.roles.summarizer import compact_turn, summary_turn
-from agentic_ds.offline.roles.validator import validator_turn
+from agentic_ds.offline.roles.validator import judge_turn, task_reader_turn, validator_turn
 from agentic_ds.skills import SkillLibrary, default_skills_dir
 
 log = logging.getLogger(__name__)
