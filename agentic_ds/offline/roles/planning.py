@@ -27,8 +27,11 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     max_stages = int(req.context.get("max_stages") or DEFAULT_MAX_STAGES)
     try:
         plan = plan_for(task, req.profile(), library, max_stages)
-    except ValueError as exc:
-        return Reply.say(_no_data_plan(str(exc)))
+    except ValueError as exc:   # nothing to analyse: one stage that reports the input problems
+        stage = PlanStage("Report the input problems", "List the input files and why they could not be read.",
+                          [_PROBLEMS])
+        return Reply.say(render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
+                                     f"No input file could be analysed ({exc})."))
     text = plan.markdown(task)
     review = req.text_of("review")
     if review and not _APPROVED.match(review):
@@ -43,12 +46,6 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
                  "and the data profile only: these stages are the ones it can bind to the data; a capable model "
                  "revises the plan to the notes.\n")
     return Reply.say(text)
-
-
-def _no_data_plan(problem: str) -> str:
-    stage = PlanStage("Report the input problems", "List the input files and why they could not be read.", [_PROBLEMS])
-    return render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
-                       f"No input file could be analysed ({problem}).")
 
 
 def plan_reviewer_turn(req: ParsedRequest) -> Reply:
