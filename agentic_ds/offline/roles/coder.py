@@ -115,8 +115,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
 
 def _turn_start(req: ParsedRequest) -> int:
     """Index of the exchange before this turn's first one (-1 when the turn starts the history)."""
-    current = [i for i, ex in enumerate(req.exchanges) if ex.current_turn]
-    return (current[0] - 1) if current else len(req.exchanges) - 1
+    return next((i for i, ex in enumerate(req.exchanges) if ex.current_turn), len(req.exchanges)) - 1
 
 
 def _error_text(run: ToolExchange) -> str:

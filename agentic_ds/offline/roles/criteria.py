@@ -33,9 +33,7 @@ QUOTE_CHARS = 120
 
 
 def code_reviewer_turn(req: ParsedRequest) -> Reply:
-    stage = req.stage()
-    execution = req.execution()
-    summary = req.text_of("summary")
+    stage, execution, summary = req.stage(), req.execution(), req.text_of("summary")
     paths = result_files(list(stage.expected_outputs) if stage is not None else []) or result_files(
         [str(f) for f in execution.get("files") or []])
     documents = json_files_or_fetch(req, paths)
