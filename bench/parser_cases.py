@@ -23,14 +23,10 @@ from agentic_ds.offline.reader.mentions import mentioned_columns
 from agentic_ds.offline.reader.spec import build_spec
 from agentic_ds.offline.request import parse_request, salvage_json_object
 from agentic_ds.offline.roles.coder import coding_turn
-from agentic_ds.offline.roles.compactor import compact_turn
-from agentic_ds.offline.roles.criteria import criteria_turn, named_results
-from agentic_ds.offline.roles.judging import judge_turn, task_reader_turn
+from agentic_ds.offline.roles.criteria import code_reviewer_turn, criteria_turn, named_results, reflector_turn
 from agentic_ds.offline.roles.planning import plan_maker_turn, plan_parser_turn, review_plan
-from agentic_ds.offline.roles.reflector import reflector_turn
-from agentic_ds.offline.roles.reviewer import code_reviewer_turn
-from agentic_ds.offline.roles.summarizer import headline, summary_turn
-from agentic_ds.offline.roles.validator import validator_turn
+from agentic_ds.offline.roles.summarizer import compact_turn, headline, summary_turn
+from agentic_ds.offline.roles.validator import judge_turn, task_reader_turn, validator_turn
 from agentic_ds.profiling import ColumnProfile, DataProfile, FileProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, StageStatus
 from agentic_ds.skills import SkillLibrary

@@ -22,19 +22,10 @@ from agentic_ds.agent_table import role_of
 from agentic_ds.context.per_call import PROMPT_CONTEXT
 from agentic_ds.offline.request import ParsedRequest, Reply, parse_request
 from agentic_ds.offline.roles.coder import coding_turn
-from agentic_ds.offline.roles.compactor import compact_turn
-from agentic_ds.offline.roles.criteria import criteria_turn
-from agentic_ds.offline.roles.judging import judge_turn, task_reader_turn
-from agentic_ds.offline.roles.planning import (
-    confirmation_turn,
-    plan_maker_turn,
-    plan_parser_turn,
-    plan_reviewer_turn,
-)
-from agentic_ds.offline.roles.reflector import reflector_turn
-from agentic_ds.offline.roles.reviewer import code_reviewer_turn
-from agentic_ds.offline.roles.summarizer import summary_turn
-from agentic_ds.offline.roles.validator import validator_turn
+from agentic_ds.offline.roles.criteria import code_reviewer_turn, criteria_turn, reflector_turn
+from agentic_ds.offline.roles.planning import confirmation_turn, plan_maker_turn, plan_parser_turn, plan_reviewer_turn
+from agentic_ds.offline.roles.summarizer import compact_turn, summary_turn
+from agentic_ds.offline.roles.validator import judge_turn, task_reader_turn, validator_turn
 from agentic_ds.skills import SkillLibrary, default_skills_dir
 
 log = logging.getLogger(__name__)
@@ -97,9 +88,8 @@ class OfflineLlm(BaseLlm):
 
 
 def _response(reply: Reply, req: ParsedRequest) -> LlmResponse:
-    parts = [types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in reply.calls]
-    if not parts:
-        parts = [types.Part(text=reply.text)]
+    parts = [types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in reply.calls] or [
+        types.Part(text=reply.text)]
     completion = len(reply.text) + sum(len(str(args)) + len(name) for name, args in reply.calls)
     prompt_tokens = max(1, len(req.text()) // CHARS_PER_TOKEN)
     completion_tokens = max(1, completion // CHARS_PER_TOKEN)

@@ -31,9 +31,7 @@ def is_groupable(column: ColumnProfile) -> bool:
 
 def is_unique_key(data: FileProfile, column: ColumnProfile) -> bool:
     """One row per value: the column identifies the rows of its file (a join key on that side)."""
-    if not data.rows or column.distinct is None:
-        return False
-    return column.distinct >= data.rows and column.null_pct == 0
+    return bool(data.rows and column.distinct is not None and column.distinct >= data.rows and column.null_pct == 0)
 
 
 def primary_file(profile: DataProfile, wanted: list[str] | None = None) -> FileProfile | None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
+from agentic_ds.offline.reader import Reading, read_question
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, read_model, read_records
 
@@ -78,6 +79,10 @@ class ParsedRequest:
             return value
         return DataProfile.from_json(value) if isinstance(value, dict) else DataProfile()
 
+    def reading(self) -> Reading:
+        """The offline reader's reading of the task against the profile."""
+        return read_question(self.task(), self.profile())
+
     def stage(self) -> StageRecord | None:
         value = self.context.get("stage")
         return value if isinstance(value, StageRecord) else read_model(StageRecord, value)
@@ -122,6 +127,10 @@ class Reply:
     @classmethod
     def json(cls, value: Any) -> Reply:
         return cls(text=json.dumps(value, ensure_ascii=False))
+
+    @classmethod
+    def changes_requested(cls, problems: list[str]) -> Reply:
+        return cls.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
 
     @classmethod
     def call(cls, name: str, **args: Any) -> Reply:

@@ -47,29 +47,24 @@ def _value_for(name: str, meaning: str, roles: Roles) -> tuple[bool, Any]:
     """(known, value) for one param; known=False when no role fits the param at all."""
     n = name.lower()
     wants_list = _has(n, "cols", "columns", "features", "vars", "variables") or meaning.lower().startswith("list")
-    if _has(n, "id", "ids", "id cols", "id_cols", "key", "keys") or n in ("id_cols", "id_col", "key_cols"):
-        return True, (roles.id_columns or None) if wants_list else (roles.id_columns[0] if roles.id_columns else None)
-    if _has(n, "stat", "statistic", "agg", "aggregation", "func", "measure") and not _has(n, "col", "column"):
-        return True, roles.statistic or None
-    if _has(n, "q", "p", "quantile", "percentile", "pct"):
-        return True, None                     # no step of the offline plans fixes a percentile
-    if _has(n, "top", "n", "k", "limit", "top_n", "n_top"):
-        return True, roles.top_n
-    if "group" in n and _has(n, "values", "levels", "groups", "names"):
-        return True, None                     # ... nor the groups to keep
-    if _has(n, "time", "date", "datetime", "period", "timestamp", "time_col", "date_col"):
-        return True, roles.time or None
-    if any(w in n for w in ("group", "by", "segment", "category", "categ", "cat_col", "hue")):
-        return True, roles.group or None
-    if wants_list:
-        return True, roles.columns or None
-    if _has(n, "y", "y_col", "col_b", "second", "other", "col2", "b"):
-        return True, roles.second or None
-    if _has(n, "x", "x_col", "col_a", "first", "col1", "a"):
-        return True, roles.target or None
-    if any(w in n for w in ("target", "value", "col", "column", "metric", "outcome", "var", "label", "response")):
-        return True, roles.target or None
-    return False, None
+    ids = roles.id_columns or None
+    rules = (   # (the param's name matches, its value): the first match wins
+        (_has(n, "id", "ids", "id cols", "id_cols", "key", "keys") or n in ("id_cols", "id_col", "key_cols"),
+         ids if wants_list or ids is None else ids[0]),
+        (_has(n, "stat", "statistic", "agg", "aggregation", "func", "measure") and not _has(n, "col", "column"),
+         roles.statistic or None),
+        (_has(n, "q", "p", "quantile", "percentile", "pct"), None),   # no step of the offline plans fixes a percentile
+        (_has(n, "top", "n", "k", "limit", "top_n", "n_top"), roles.top_n),
+        ("group" in n and _has(n, "values", "levels", "groups", "names"), None),   # ... nor the groups to keep
+        (_has(n, "time", "date", "datetime", "period", "timestamp", "time_col", "date_col"), roles.time or None),
+        (any(w in n for w in ("group", "by", "segment", "category", "categ", "cat_col", "hue")), roles.group or None),
+        (wants_list, roles.columns or None),
+        (_has(n, "y", "y_col", "col_b", "second", "other", "col2", "b"), roles.second or None),
+        (_has(n, "x", "x_col", "col_a", "first", "col1", "a")
+         or any(w in n for w in ("target", "value", "col", "column", "metric", "outcome", "var", "label", "response")),
+         roles.target or None),
+    )
+    return next(((True, value) for matched, value in rules if matched), (False, None))
 
 
 # Optional params with a non-null default that still carry the analysis' own choice.

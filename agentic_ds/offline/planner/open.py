@@ -97,8 +97,7 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
 
 def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
     data, profile = builder.data, builder.profile
-    name = target.name
-    source = data.path
+    name, source = target.name, data.path
     if data.duplicate_rows or any("spell" in note.lower() for c in data.columns for note in c.notes):
         clean = f"outputs/clean/{PurePosixPath(data.path).stem}.csv"
         dropped = f"{data.duplicate_rows} duplicate row(s)" if data.duplicate_rows else "no duplicate rows"

@@ -27,8 +27,11 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     max_stages = int(req.context.get("max_stages") or DEFAULT_MAX_STAGES)
     try:
         plan = plan_for(task, req.profile(), library, max_stages)
-    except ValueError as exc:
-        return Reply.say(_no_data_plan(str(exc)))
+    except ValueError as exc:   # nothing to analyse: one stage that reports the input problems
+        stage = PlanStage("Report the input problems", "List the input files and why they could not be read.",
+                          [_PROBLEMS])
+        return Reply.say(render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
+                                     f"No input file could be analysed ({exc})."))
     text = plan.markdown(task)
     review = req.text_of("review")
     if review and not _APPROVED.match(review):
@@ -37,28 +40,19 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     notes = req.text_of("user_notes")
     if notes.strip():
         # The offline planner plans from the task and the profile alone: it says so rather than claim a change.
-        text += ("\n## Response to the user's notes\n" + _quoted(notes) + "\n\nThe offline model plans from the task "
+        # The notes are quoted line by line, so no heading in them reads as a stage of the plan.
+        quoted = "\n".join("> " + line for line in notes.strip().splitlines())
+        text += ("\n## Response to the user's notes\n" + quoted + "\n\nThe offline model plans from the task "
                  "and the data profile only: these stages are the ones it can bind to the data; a capable model "
                  "revises the plan to the notes.\n")
     return Reply.say(text)
-
-
-def _quoted(text: str) -> str:
-    """Quoted line by line, so no heading in the notes reads as a stage of the plan."""
-    return "\n".join("> " + line for line in text.strip().splitlines())
-
-
-def _no_data_plan(problem: str) -> str:
-    stage = PlanStage("Report the input problems", "List the input files and why they could not be read.", [_PROBLEMS])
-    return render_plan([stage], [f"{_PROBLEMS} explains why no analysis was possible."],
-                       f"No input file could be analysed ({problem}).")
 
 
 def plan_reviewer_turn(req: ParsedRequest) -> Reply:
     plan_text = req.text_of("plan")
     problems = review_plan(plan_text, req.task(), req.profile())
     if problems:
-        return Reply.say("CHANGES REQUESTED\n" + "\n".join(f"{i}. {p}" for i, p in enumerate(problems, start=1)))
+        return Reply.changes_requested(problems)
     parsed = parse_plan(plan_text)
     return Reply.say(f"APPROVED. {len(parsed.stages)} stage(s) use only columns that exist in the profile, cover the "
                      f"task, and {len(parsed.success_criteria)} success criteria name the files that will show them.")

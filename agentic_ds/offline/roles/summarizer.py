@@ -3,13 +3,17 @@
 It reads every `outputs/*.json` the run produced, then writes: the answer first, key findings, methods, stage
 results, caveats and the run status. Every number it prints is a sentence of a result file or of the validated
 answer, copied as written.
+
+compact_turn answers a summarisation request (ADK's event compactor, or any unknown agent) with an extractive
+summary: it keeps the lines that carry facts a later turn needs (file paths, numbers, errors, decisions) and the
+names of the tools called. Nothing is paraphrased, so nothing can be invented.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from agentic_ds.offline.reader import read_question
 from agentic_ds.offline.reader.addressing import content
 from agentic_ds.offline.reader.vocabulary import TELLING_WORDS
 from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
@@ -18,6 +22,11 @@ from agentic_ds.schema import RunStatus
 MAX_FINDINGS_PER_FILE = 3
 _BACKGROUND = ("audit", "describe", "overview")
 _INVENTORY = ("Correlations among", "Described", "Audited", "Loaded")
+MAX_LINES = 60
+MAX_LINE_CHARS = 300
+_KEEP = re.compile(r"(outputs/|figures/|inputs/|stages/|\.json|\.csv|\.png|\d|error|exception|traceback|failed|"
+                   r"approved|changes requested|decid|exit|criteri)", re.I)
+_TOOL = re.compile(r"\b(run_python|read_file|write_file|list_files|sql_query|profile_data|list_skills|load_skill)\b")
 
 
 def summary_turn(req: ParsedRequest) -> Reply:
@@ -27,7 +36,7 @@ def summary_turn(req: ParsedRequest) -> Reply:
     answer = req.context.get("answer") if isinstance(req.context.get("answer"), dict) else {}
     status = str(req.context.get("status") or "unknown")
     reason = str(req.context.get("status_reason") or status)
-    reading = read_question(req.task(), req.profile())
+    reading = req.reading()
     caveats = [f"The question could not be answered as asked: {reading.why_unread()}."] \
         if reading.kind == "unread" else list(reading.spec.caveats) if reading.direct else []
     caveats += [str(c) for c in (answer or {}).get("caveats") or []] + list(req.profile().problems)
@@ -91,3 +100,16 @@ def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[
     lines += ["", "## Caveats", *([f"- {n}" for n in dict.fromkeys(notes)] or ["- None found."]), "",
               f"**Run status:** `{status}` - {reason}"]
     return "\n".join(lines) + "\n"
+
+
+def compact_turn(req: ParsedRequest) -> str:
+    text = "\n".join([*req.user_texts, req.instruction])
+    tools = sorted(set(_TOOL.findall(text)) | {ex.name for ex in req.exchanges})
+    kept: dict[str, None] = {}          # ordered and O(1) membership: a long transcript stays linear
+    for line in text.splitlines():
+        line = line.strip()[:MAX_LINE_CHARS]
+        if line and _KEEP.search(line):
+            kept.setdefault(line, None)
+    lines = ["Conversation Language: English", f"Tools used: {', '.join(tools) or 'none'}", "Key facts kept verbatim:"]
+    lines += [f"- {line}" for line in list(kept)[-MAX_LINES:]]
+    return "\n".join(lines)

@@ -1,27 +1,36 @@
-"""answer_validator (both modes): restate the answer the result files support, ask by ask, citing them.
+"""answer_validator (both modes): restate the answer the result files support, ask by ask, citing them; and
+task_reader and judge, offline: the offline reader's asks of a task, and its reading of an answer's words.
 
 Each ask's answer is a sentence of a result file this run's code wrote, copied as the file gives it, with that
 file cited; nothing is composed. A direct question's asks are answered by the `compute_answers` result, one
 sentence per ask of the reading (with its `@name[value]`); an open task's by the most telling sentence of each
 analysis. A question the offline reader could not read is not answered, and the validator says why.
+
+The task reader lists the asks of the one reading of the task (`reader.read_question`: one per statistic asked,
+or per `@name[...]` it fills; a task it cannot read, or an open one, is one ask) and a title of the task's first
+words. The judge reads each answer part it is shown against its ask: a part addresses the ask when it speaks of
+what the ask names (`reader.addressing`); a criterion's evidence shows it when it quotes a figure. Both read the
+values of their prompt (the task, the profile, the parts), never its text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentic_ds.offline.reader import ReadAsk, Reading, read_question
-from agentic_ds.offline.reader.addressing import addresses
+from agentic_ds.offline.reader import ReadAsk, Reading
+from agentic_ds.offline.reader.addressing import addresses, content
+from agentic_ds.offline.reader.vocabulary import ESTIMATE_WORDS
 from agentic_ds.offline.request import ParsedRequest, Reply, results_or_fetch
 from agentic_ds.offline.roles.summarizer import analysis_paths, headline
 from agentic_ds.schema import StageStatus
 
 ANSWERS_TEMPLATE = "compute_answers"
 UNREAD = "The offline model could not read this question with confidence"
+TITLE_WORDS = 8
 
 
 def validator_turn(req: ParsedRequest) -> Reply:
-    reading = read_question(req.task(), req.profile())
+    reading = req.reading()
     execution, stages = req.execution(), req.stages()
     simple = req.context.get("mode") == "simple"
     documents = results_or_fetch(req, [str(f) for f in execution.get("files") or []] + req.produced())
@@ -96,3 +105,34 @@ def _reply(valid: bool, answer: str, parts: list[dict[str, Any]], caveats: list[
     return Reply.json({"valid": valid, "answer": answer, "confidence": confidence,
                        "caveats": list(dict.fromkeys(caveats)), "reasoning_trace": trace or [],
                        "output_type": output_type, "asks": parts})
+
+
+def task_reader_turn(req: ParsedRequest) -> Reply:
+    title = " ".join(req.task().split()[:TITLE_WORDS]).rstrip(",;:?")
+    asks = [{"id": f"a{i}", "text": a.text, "slot": a.slot} for i, a in enumerate(req.reading().asks, 1)]
+    return Reply.json({"title": title[:1].upper() + title[1:], "asks": asks})
+
+
+def judge_turn(req: ParsedRequest) -> Reply:
+    slots = {a["id"]: a["slot"] for a in req.asks()}
+    task = " ".join(req.task().split())
+    asks = [_judged(part, slots.get(str(part.get("id")), ""), task) for part in req.context.get("parts") or []
+            if isinstance(part, dict)]
+    criteria = [_criterion(c) for c in req.context.get("criteria") or [] if isinstance(c, dict)]
+    return Reply.json({"asks": asks, "criteria": criteria})
+
+
+def _judged(part: dict[str, Any], slot: str, task: str) -> dict[str, Any]:
+    ask, answer = str(part.get("ask") or ""), str(part.get("answer") or "")
+    # An open question is one ask worded as the whole task: its answer need speak of only some of its words.
+    addressed = addresses(ask, answer, slot, whole=bool(task) and " ".join(ask.split()) == task)
+    reason = f"the answer speaks of {ask}" if addressed else f"the answer does not speak of {ask}"
+    estimate = bool(set(content(f"{ask} {answer}")) & ESTIMATE_WORDS)
+    return {"id": part.get("id"), "addressed": addressed, "estimate": estimate, "reason": reason}
+
+
+def _criterion(criterion: dict[str, Any]) -> dict[str, Any]:
+    evidence = str(criterion.get("evidence") or "")
+    shown = any(ch.isdigit() for ch in evidence)
+    reason = "its evidence quotes figures from the files it cites" if shown else "its evidence quotes no figure"
+    return {"id": criterion.get("id"), "shown": shown, "reason": reason}
