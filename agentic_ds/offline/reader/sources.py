@@ -44,12 +44,10 @@ def file_name(path: str) -> str:
 
 def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others: Sequence[str],
                    task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()
-                   ) -> tuple[FileProfile | None, list[Join], str]:
+                   ) -> tuple[FileProfile, list[Join], str]:
     """(primary, joins, problem): the primary file (the one the task names, then most of `targets`, then of
     `others`, then its nouns in the task) and the joins it needs. `named`: the file names the task writes,
     lower-cased ("orders.csv")."""
-    if not files:
-        return None, [], "no readable input file"
     said = set(task_words)
     targets = [t for t in dict.fromkeys(targets) if any(find_column(f, t) for f in files)]
     others = [o for o in dict.fromkeys(others) if any(find_column(f, o) for f in files) and o not in targets]

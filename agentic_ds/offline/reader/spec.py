@@ -245,7 +245,7 @@ def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: li
     targets += [c for d in spec.derived for c in d.columns]
     others = [c for c in spec.columns if c not in targets and c not in derived_names]
     spec.data, spec.joins, spec.problem = choose_sources(files, targets, others, tokens_words, counted, named)
-    if len(files) > 1 and spec.data is not None:
+    if len(files) > 1:
         used = ", ".join(f"`{p}`" for p in spec.files)
         how = " joined on " + ", ".join(f"`{j.key}`" for j in spec.joins) if spec.joins else ""
         spec.caveats.append(f"Answered from {used}{how} (of {len(files)} input files).")
