@@ -10,7 +10,7 @@ over the raw text, so each is linear in the length of the task. A column is name
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from agentic_ds.offline.reader import vocabulary
@@ -267,6 +267,11 @@ def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention |
     """The mention a phrase means: the last one of the first run that holds a suitable column."""
     fitting = [m for m in mentions if suits(m.column)]       # in order: the first fitting one is of that run
     return next((m for m in reversed(fitting) if m.run == fitting[0].run), None)
+
+
+def leading(tokens: Sequence[Token], at: int, words: Collection[str], taken: Collection[int] = ()) -> int:
+    """Where the run of `words` (none of them `taken`) that ends right before `at` starts: `at` when there is none."""
+    return next((k + 1 for k in range(at - 1, -1, -1) if tokens[k].low not in words or k in taken), 0)
 
 
 def sentence_ids(tokens: Sequence[Token]) -> list[int]:

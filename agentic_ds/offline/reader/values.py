@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
-from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, tokenize
+from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, leading, tokenize
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
@@ -248,9 +248,7 @@ def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Seq
             i += 1
             continue
         low, high, end = span
-        start = i
-        while start > 0 and tokens[start - 1].low in _RANGE_LEADS and start - 1 not in taken:
-            start -= 1
+        start = leading(tokens, i, _RANGE_LEADS, taken)
         if end < len(tokens) and tokens[end].low == "inclusive":
             end += 1
         dropped = _dropped(tokens, start, taken)    # "ignore 2000 and later": the rows before; "excluding 1960-69"
