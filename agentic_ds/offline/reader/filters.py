@@ -115,11 +115,10 @@ def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
         column = columns.get(mention.column)
         at = mention.end
         if (column is None or column.kind != "numeric" or (column.distinct or 99) > MAX_LEVELS or at >= len(tokens)
-                or at in taken or mention.start in taken or not tokens[at].is_number):
+                or at in taken or mention.start in taken or not tokens[at].is_number
+                or at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
             continue
-        value = number(tokens[at].text)
-        if value is not None and not (at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
-            found.append(Filter(mention.column, "==", value, mention.start, at + 1))
+        found.append(Filter(mention.column, "==", tokens[at].value, mention.start, at + 1))
     return found
 
 
