@@ -168,24 +168,17 @@ def _capitalised(tokens: Sequence[Token], i: int, skip: set[int]) -> bool:
 
 def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]
                  ) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+    """Each value of the profile's top values (not of a many-valued id) and of the sample rows' text, by its tokens."""
+    pairs = [(c.name, value) for c in columns.values() if c.kind in VALUE_KINDS
+             and not (c.kind == "id" and (c.distinct or 0) > 50) for value, _count in c.top_values]
+    pairs += [(name, value) for row in samples for name, value in row.items()
+              if name in columns and columns[name].kind in ("categorical", "text") and isinstance(value, str)]
     index: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-
-    def add(name: str, raw: Any) -> None:
+    for name, raw in pairs:
         text = str(raw).strip()
         key = tuple(t.low for t in tokenize(text))     # one key per text: a pair is listed under it once
         if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in index.get(key, []):
             index.setdefault(key, []).append((name, text))
-
-    for column in columns.values():
-        if column.kind not in VALUE_KINDS or column.kind == "id" and (column.distinct or 0) > 50:
-            continue
-        for value, _count in column.top_values:
-            add(column.name, value)
-    for row in samples:
-        for name, value in row.items():
-            profiled = columns.get(name)
-            if profiled is not None and profiled.kind in ("categorical", "text") and isinstance(value, str):
-                add(name, value)
     return index
 
 
