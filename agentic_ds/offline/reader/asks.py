@@ -190,8 +190,7 @@ class AskReader:
                 end = i + len(phrase)
                 if end < len(self.tokens) and self.tokens[end].low in ("all", "the"):
                     continue                     # "across all quarters" is every row, not each quarter
-                loose = phrase != ("by",)
-                fits = self.groupable if loose else self._few_levels
+                fits = self.groupable if phrase != ("by",) else self._few_levels
                 group = pick(self.near(end, end + 2), fits)
                 if group is not None:
                     self.used |= {*range(i, end), *range(group.start, group.end)}
@@ -255,9 +254,7 @@ class AskReader:
             # the highest proportion of women with affairs > 0") is not computed: its word stays unread, in doubt
             if self.filtered:
                 self.used -= {a.position for a in plain if a.stat == "percent_rows"}
-            plain = [a for a in plain if a.stat != "percent_rows"]
-            if not plain:
-                plain = [self._default_extreme(at, sentence, group)]
+            plain = [a for a in plain if a.stat != "percent_rows"] or [self._default_extreme(at, sentence, group)]
             for ask in plain:
                 ask.group, ask.extreme = group, extreme
                 if ask.column == group:

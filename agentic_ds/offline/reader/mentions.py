@@ -90,9 +90,8 @@ def mentioned_columns(text: str, columns: Iterable[ColumnProfile]) -> list[Colum
 
 def number(text: str) -> float | None:
     """`10`, `1,000`, `2.5`, `30%` -> float; None when it is not a number."""
-    cleaned = text.rstrip("%").replace(",", "")
     try:
-        return float(cleaned)
+        return float(text.rstrip("%").replace(",", ""))
     except ValueError:
         return None
 

@@ -141,8 +141,7 @@ def bind_slots(slots: Sequence[str], asks: list[Ask], levels: Mapping[str, Seque
         best = _best(slot, part, asks)
         if best is not None:
             best.slots[part] = slot
-    bound = [a for a in asks if a.slots]
-    return bound or asks
+    return [a for a in asks if a.slots] or asks
 
 
 def _group_slot(slot: str, asks: list[Ask], levels: Mapping[str, Sequence[str]]) -> tuple[Ask, str] | None:
