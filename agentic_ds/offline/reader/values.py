@@ -306,13 +306,9 @@ class _Places:
     def column(self, tokens: Sequence[Token], first: int, last: int, dates_only: bool) -> str:
         usable, at = self.usable[dates_only], self.at
         near = [at[p] for p in range(first - _LOOK, last + _LOOK + 1) if p in at and at[p] in usable]
-        if near:
-            return near[0]
-        for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1):
-            own = self.by_noun[dates_only].get(tokens[back].word, [])
-            if len(own) == 1:
-                return own[0]
-        return self.default[dates_only]
+        owners = (self.by_noun[dates_only].get(tokens[back].word, [])      # a file's noun just before the period
+                  for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1))
+        return near[0] if near else next((own[0] for own in owners if len(own) == 1), self.default[dates_only])
 
 
 def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
