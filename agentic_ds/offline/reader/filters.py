@@ -200,7 +200,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
 
 
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]
-                 ) -> tuple[Any, tuple[int, int] | None]:
+                 ) -> tuple[Any, tuple[int, int]]:
     """("all" | "used" | [columns] | None, consumed span) for "ignoring rows with missing values" (in the columns
     used), "missing values dropped", "(rows with missing sex or mass excluded)", "rows where sex is blank don't
     count", "birds with no mass skipped", "complete rows", "with no missing value in any column"."""
@@ -232,7 +232,7 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             return "all", (min(low, *anywhere), max(end, anywhere[-1] + 1))
         # "missing values dropped": in the columns the analysis uses, not listwise over the whole table
         return (inside or "used"), (low, end)
-    return None, None
+    return None, (0, 0)
 
 
 def _unrecorded(tokens: Sequence[Token], at: int, mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]

@@ -162,8 +162,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
         if constraints.alpha is None and level is not None and 0 < level <= 0.5:
             constraints.alpha = level
     spec.dropna, span = missing_rows(tokens, mentions, columns)
-    if span:
-        taken |= set(range(*span))
+    taken |= set(range(*span))
     rule = ("z", constraints.z_threshold) if constraints.z_threshold is not None and constraints.iqr_factor is None \
         else ("iqr", constraints.iqr_factor or 1.5)
     samples = [row for data in files for row in data.sample]
