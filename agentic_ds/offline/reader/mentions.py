@@ -201,19 +201,15 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
     taken: list[str] = []
     lows: list[str] = []
     ends: list[int] = []
-    j = start
-    while j < len(tokens) and len(taken) < MAX_WORDS * 2:
+    for j in range(start, len(tokens)):
         token = tokens[j]
         numbered = bool(taken) and token.is_number and token.low.isdigit()   # a name ending in a number ("Unnamed: 1")
-        if not token.is_word and not numbered:
+        if len(taken) >= MAX_WORDS * 2 or not token.is_word and not numbered:
             break
-        if token.low in SKIP_IN_NAMES and taken:
-            j += 1
-            continue
-        taken.append(token.word or token.low)
-        lows.append(token.low)
-        ends.append(j + 1)
-        j += 1
+        if token.low not in SKIP_IN_NAMES or not taken:
+            taken.append(token.word or token.low)
+            lows.append(token.low)
+            ends.append(j + 1)
     for size in range(len(taken), 0, -1):
         names = index.exact.get("_".join(taken[:size])) or _spelled_apart(lows[:size], index)
         if names:
