@@ -95,9 +95,8 @@ class AskReader:
         self.starting = {m.start: m for m in self.mentions}
         self.ending = {m.end: m for m in self.mentions}
         self.ranges: dict[int, tuple[int, int]] = {}
-        for i, number_of_sentence in enumerate(sentences):
-            start, _ = self.ranges.get(number_of_sentence, (i, i))
-            self.ranges[number_of_sentence] = (start, i + 1)
+        for i, sentence in enumerate(sentences):        # (first, one past the last) token of each sentence
+            self.ranges[sentence] = (self.ranges.get(sentence, (i, i))[0], i + 1)
 
     def use(self, start: int, end: int) -> None:
         self.used |= set(range(start, end))

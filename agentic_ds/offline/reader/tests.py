@@ -187,10 +187,8 @@ def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 def _y_on_x(reader: AskReader) -> tuple[str, str, int, int] | None:
     tokens = reader.tokens
     for i, token in enumerate(tokens):
-        if token.low not in _REGRESSION_STARTS:
-            continue
         on = next((j for j in range(i + 1, min(len(tokens), i + 12)) if tokens[j].low == "on"), None)
-        if on is None:
+        if token.low not in _REGRESSION_STARTS or on is None:
             continue
         y = next((m for m in reader.mentions if i < m.start < on and reader.numeric(m.column)), None)
         x = next((m for m in reader.mentions if on < m.start <= on + 10 and reader.numeric(m.column)
