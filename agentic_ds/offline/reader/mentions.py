@@ -159,16 +159,10 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
     found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index)
+        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index) or _word_at(tokens, i, index)
         if named is not None:
             found.append(named)
-            i = named.end
-            continue
-        word = _telling(tokens[i])
-        name = _only(word, index.candidates(word) if word else [], index)
-        if name:
-            found.append(Mention(i, i + 1, name, False))
-        i += 1
+        i = named.end if named else i + 1
     return _runs(found, tokens)
 
 
@@ -188,12 +182,13 @@ def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Menti
     return None
 
 
-def _only(word: str, names: list[str], index: ColumnIndex) -> str:
-    """The column a lone word names: the only one with that word (or one it shortens); "" when several do, since
+def _word_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Mention | None:
+    """The column a lone word names: the only one with that word (or one it shortens); none when several do, since
     "price" among unit_price and list_price, or "real" among realgdp and realinv, names none of them."""
-    exact = [n for n in names if word in index.words[n]]
-    chosen = exact or names
-    return chosen[0] if len(chosen) == 1 else ""
+    word = _telling(tokens[i])
+    names = index.candidates(word) if word else []
+    chosen = [n for n in names if word in index.words[n]] or names
+    return Mention(i, i + 1, chosen[0], False) if len(chosen) == 1 else None
 
 
 def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
