@@ -77,9 +77,7 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
 def _join_for(primary: FileProfile, needed: str, files: Sequence[FileProfile], joins: list[Join]) -> Join | None:
     """A file holding `needed` and a key shared with the primary file that identifies that file's rows."""
     for other in sorted((f for f in files if f is not primary and find_column(f, needed)), key=lambda f: f.path):
-        if any(j.path == other.path for j in joins):
-            continue
-        key = join_key(primary, other)
+        key = "" if any(j.path == other.path for j in joins) else join_key(primary, other)
         if key:
             return Join(other.path, key, text_encoding(other))
     return None
