@@ -223,16 +223,15 @@ class AskReader:
         for hit in hits:
             word = self.tokens[hit.position].low
             after = self.starting.get(hit.position + 2) if word == "number" else None
+            before = self.ending.get(hit.position)
             if after is not None and kept and kept[-1].position + kept[-1].width == hit.position and self.numeric(
                     after.column) and kept[-1].stat in NUMERIC_STATS | {"min", "max"}:
                 self.nouns.discard(after.start)
                 self.use(hit.position, hit.position + hit.width)
-                continue
-            before = self.ending.get(hit.position)
-            if word == "count" and before is not None and self.numeric(before.column) and len(hits) > 1:
+            elif word == "count" and before is not None and self.numeric(before.column) and len(hits) > 1:
                 self.use(hit.position, hit.position + 1)
-                continue
-            kept.append(hit)
+            else:
+                kept.append(hit)
         return kept
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
@@ -335,9 +334,8 @@ class AskReader:
         """The column of "have no <column> recorded" / "have no recorded <column>" right after the counted rows:
         a count of the missing values of that column. Its words are used."""
         reach = self.tokens[after: after + UNRECORDED_REACH]
-        ends = [j for j, t in enumerate(reach) if t.text in ("?", "!", ";")]
-        at = next((after + j for j, t in enumerate(reach[: ends[0] if ends else None]) if t.low == "no"), None)
-        if at is None:
+        at = next((after + j for j, t in enumerate(reach) if t.low == "no" or t.text in ("?", "!", ";")), None)
+        if at is None or self.tokens[at].low != "no":         # none before the sentence ends
             return None
         skip = 1 if at + 1 < len(self.tokens) and self.tokens[at + 1].low in RECORDED else 0
         named = self.starting.get(at + 1 + skip)
