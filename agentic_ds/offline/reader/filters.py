@@ -153,10 +153,8 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
 
 def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mention | None:
     """The numeric column named just before position `i` (linking words like "is", "of" may sit between)."""
-    for j in range(i, i - 4, -1):          # up to three words back
-        if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK:
-            return ends.get(j)
-    return None
+    return next(ends.get(j) for j in range(i, i - 4, -1)          # up to three words back
+                if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK)
 
 
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
@@ -184,10 +182,9 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
     for i, token in enumerate(tokens):
         if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering"):
             continue
-        window = [j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS]
-        if not window or i in taken:
+        at = next((j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS), None)
+        if at is None or i in taken:
             continue
-        at = window[0]
         near = [m for m in mentions
                 if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
         if not near:
