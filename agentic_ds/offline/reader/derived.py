@@ -116,8 +116,7 @@ def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, 
         return token.text.replace(",", "").rstrip("%"), j + 1, ""
     if not token.is_word or token.low in WORD_OPS:
         return None
-    names = index.exact.get(token.word)
-    width = 1
+    names, width = index.exact.get(token.word), 1
     if not names:           # a name written as words: "unit price"
         for size in (3, 2):
             key = "_".join(t.word for t in tokens[j: j + size] if t.is_word)
