@@ -313,9 +313,8 @@ class _Places:
 
 def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
     """The half-open date range [from, to) a period word selects."""
-    start = dt.date(year, month or 1, 1)
-    end = dt.date(year + (month == 12 or not month), (month % 12) + 1 if month else 1, 1)
-    low, high = start.isoformat(), end.isoformat()
+    low = dt.date(year, month or 1, 1).isoformat()
+    high = dt.date(year + (month == 12 or not month), (month % 12) + 1 if month else 1, 1).isoformat()
     ranges: dict[str, tuple[str | None, str | None]] = {
         "==": (low, high), ">=": (low, None), ">": (high, None), "<": (None, low), "<=": (None, high)}
     return dict(zip(("from", "to"), ranges[op], strict=True))
