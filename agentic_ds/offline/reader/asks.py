@@ -95,9 +95,8 @@ class AskReader:
         self.starting = {m.start: m for m in self.mentions}
         self.ending = {m.end: m for m in self.mentions}
         self.ranges: dict[int, tuple[int, int]] = {}
-        for i, number_of_sentence in enumerate(sentences):
-            start, _ = self.ranges.get(number_of_sentence, (i, i))
-            self.ranges[number_of_sentence] = (start, i + 1)
+        for i, sentence in enumerate(sentences):        # (first, one past the last) token of each sentence
+            self.ranges[sentence] = (self.ranges.get(sentence, (i, i))[0], i + 1)
 
     def use(self, start: int, end: int) -> None:
         self.used |= set(range(start, end))
@@ -190,8 +189,7 @@ class AskReader:
                 end = i + len(phrase)
                 if end < len(self.tokens) and self.tokens[end].low in ("all", "the"):
                     continue                     # "across all quarters" is every row, not each quarter
-                loose = phrase != ("by",)
-                fits = self.groupable if loose else self._few_levels
+                fits = self.groupable if phrase != ("by",) else self._few_levels
                 group = pick(self.near(end, end + 2), fits)
                 if group is not None:
                     self.used |= {*range(i, end), *range(group.start, group.end)}
@@ -225,16 +223,15 @@ class AskReader:
         for hit in hits:
             word = self.tokens[hit.position].low
             after = self.starting.get(hit.position + 2) if word == "number" else None
+            before = self.ending.get(hit.position)
             if after is not None and kept and kept[-1].position + kept[-1].width == hit.position and self.numeric(
                     after.column) and kept[-1].stat in NUMERIC_STATS | {"min", "max"}:
                 self.nouns.discard(after.start)
                 self.use(hit.position, hit.position + hit.width)
-                continue
-            before = self.ending.get(hit.position)
-            if word == "count" and before is not None and self.numeric(before.column) and len(hits) > 1:
+            elif word == "count" and before is not None and self.numeric(before.column) and len(hits) > 1:
                 self.use(hit.position, hit.position + 1)
-                continue
-            kept.append(hit)
+            else:
+                kept.append(hit)
         return kept
 
     def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
@@ -255,9 +252,7 @@ class AskReader:
             # the highest proportion of women with affairs > 0") is not computed: its word stays unread, in doubt
             if self.filtered:
                 self.used -= {a.position for a in plain if a.stat == "percent_rows"}
-            plain = [a for a in plain if a.stat != "percent_rows"]
-            if not plain:
-                plain = [self._default_extreme(at, sentence, group)]
+            plain = [a for a in plain if a.stat != "percent_rows"] or [self._default_extreme(at, sentence, group)]
             for ask in plain:
                 ask.group, ask.extreme = group, extreme
                 if ask.column == group:
@@ -339,9 +334,8 @@ class AskReader:
         """The column of "have no <column> recorded" / "have no recorded <column>" right after the counted rows:
         a count of the missing values of that column. Its words are used."""
         reach = self.tokens[after: after + UNRECORDED_REACH]
-        ends = [j for j, t in enumerate(reach) if t.text in ("?", "!", ";")]
-        at = next((after + j for j, t in enumerate(reach[: ends[0] if ends else None]) if t.low == "no"), None)
-        if at is None:
+        at = next((after + j for j, t in enumerate(reach) if t.low == "no" or t.text in ("?", "!", ";")), None)
+        if at is None or self.tokens[at].low != "no":         # none before the sentence ends
             return None
         skip = 1 if at + 1 < len(self.tokens) and self.tokens[at + 1].low in RECORDED else 0
         named = self.starting.get(at + 1 + skip)

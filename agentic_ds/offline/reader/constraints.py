@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agentic_ds.offline.reader.mentions import Token, number, value_of
+from agentic_ds.offline.reader.mentions import Token, leading, number, value_of
 from agentic_ds.offline.reader.vocabulary import (
     ALPHA_WORDS,
     BEYOND,
@@ -127,11 +127,8 @@ def _rounding(tokens: Sequence[Token], i: int, found: Constraints) -> None:
         if at - back >= 0 and (digits := _digits(tokens[at - back])) is not None:
             start = at - back
             start = next((j for j in range(max(0, start - 4), start) if tokens[j].low in ROUND_WORDS), start)
-            end = i + 1
-            while start > 0 and tokens[start - 1].low in EACH_WORDS | ROUND_WORDS | {"to", "with"}:
-                start -= 1                                              # "each rounded to", "both to"
-            if end < len(tokens) and tokens[end].low in EACH_WORDS:       # "3 decimals each"
-                end += 1
+            start = leading(tokens, start, EACH_WORDS | ROUND_WORDS | {"to", "with"})    # "each rounded to", "both to"
+            end = i + 1 + (_next(tokens, i) in EACH_WORDS)                                 # "3 decimals each"
             found.digits = digits
             found.roundings.add(digits)
             found.taken |= set(range(start, end))
@@ -145,10 +142,7 @@ def _iqr(tokens: Sequence[Token], i: int, found: Constraints) -> None:
         value = tokens[j].value
         if value is not None and 0 < value <= 10:
             found.iqr_factor, found.rule_written = value, True
-            lead = j
-            while lead > 0 and tokens[lead - 1].low in RULE_LEADS:      # "more than 1.5 IQR beyond ..."
-                lead -= 1
-            found.taken |= set(range(lead, i))
+            found.taken |= set(range(leading(tokens, j, RULE_LEADS), i))      # "more than 1.5 IQR beyond ..."
             return
         if tokens[j].low not in RULE_FILLERS:
             break
@@ -185,9 +179,7 @@ def _multiple_of_sd(tokens: Sequence[Token], i: int, found: Constraints) -> None
     value = value_of(tokens[i - 1])
     if value is None or not 0 < value <= 10:
         return
-    lead = i - 1
-    while lead > 0 and tokens[lead - 1].low in RULE_LEADS:
-        lead -= 1
+    lead = leading(tokens, i - 1, RULE_LEADS)
     if not {t.low for t in tokens[lead: i - 1]} & BEYOND:         # "within 2 SD", "less than 2 SD": not this rule
         return
     end = i + deviations_at(tokens, i)

@@ -44,24 +44,14 @@ def find_derived(tokens: Sequence[Token], index: ColumnIndex) -> list[Derived]:
 
 
 def _defined_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Derived | None:
-    token = tokens[i]
-    if token.text == "=":
-        name = _name_before(tokens, i)
-        start, body = i, i + 1
-    elif i > 0 and tokens[i - 1].text == "," and _definer(tokens, i):
-        name = _name_before(tokens, i - 1)
-        start, body = i, i + 2
-    elif token.text == "," and i > 0:            # "each household's food share, foodexp / income"
-        name = _name_before(tokens, i)
-        start, body = i, i + 1
+    if i > 0 and tokens[i].text in ("=", ","):      # "each household's food share, foodexp / income"
+        name, body = _name_before(tokens, i), i + 1
+    elif i > 0 and tokens[i - 1].text == "," and tuple(t.low for t in tokens[i: i + 2]) in DEFINERS:
+        name, body = _name_before(tokens, i - 1), i + 2
     else:
         return None
     parsed = _expression(tokens, body, index) if name else None
-    return Derived(name, parsed[0], start, parsed[1], parsed[2]) if parsed else None
-
-
-def _definer(tokens: Sequence[Token], i: int) -> bool:
-    return i + 1 < len(tokens) and (tokens[i].low, tokens[i + 1].low) in DEFINERS
+    return Derived(name, parsed[0], i, parsed[1], parsed[2]) if parsed else None
 
 
 def _name_before(tokens: Sequence[Token], i: int) -> str:
@@ -126,8 +116,7 @@ def _operand(tokens: Sequence[Token], j: int, index: ColumnIndex) -> tuple[str, 
         return token.text.replace(",", "").rstrip("%"), j + 1, ""
     if not token.is_word or token.low in WORD_OPS:
         return None
-    names = index.exact.get(token.word)
-    width = 1
+    names, width = index.exact.get(token.word), 1
     if not names:           # a name written as words: "unit price"
         for size in (3, 2):
             key = "_".join(t.word for t in tokens[j: j + size] if t.is_word)

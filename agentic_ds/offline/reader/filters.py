@@ -115,11 +115,10 @@ def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
         column = columns.get(mention.column)
         at = mention.end
         if (column is None or column.kind != "numeric" or (column.distinct or 99) > MAX_LEVELS or at >= len(tokens)
-                or at in taken or mention.start in taken or not tokens[at].is_number):
+                or at in taken or mention.start in taken or not tokens[at].is_number
+                or at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
             continue
-        value = number(tokens[at].text)
-        if value is not None and not (at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
-            found.append(Filter(mention.column, "==", value, mention.start, at + 1))
+        found.append(Filter(mention.column, "==", tokens[at].value, mention.start, at + 1))
     return found
 
 
@@ -154,10 +153,8 @@ def _spanning(value: float, columns: Mapping[str, ColumnProfile], at: int) -> Me
 
 def _before(ends: dict[int, Mention], tokens: Sequence[Token], i: int) -> Mention | None:
     """The numeric column named just before position `i` (linking words like "is", "of" may sit between)."""
-    for j in range(i, i - 4, -1):          # up to three words back
-        if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK:
-            return ends.get(j)
-    return None
+    return next(ends.get(j) for j in range(i, i - 4, -1)          # up to three words back
+                if j in ends or j == i - 3 or j - 1 < 0 or tokens[j - 1].low not in _LINK)
 
 
 def _or_more(tokens: Sequence[Token], starts: dict[int, Mention], ends: dict[int, Mention],
@@ -185,10 +182,9 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
     for i, token in enumerate(tokens):
         if token.low not in _DROP_WORDS and token.low not in ("filter", "filtering"):
             continue
-        window = [j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS]
-        if not window or i in taken:
+        at = next((j for j in range(max(0, i - 4), min(len(tokens), i + 5)) if tokens[j].low in _OUTLIER_WORDS), None)
+        if at is None or i in taken:
             continue
-        at = window[0]
         near = [m for m in mentions
                 if kinds.get(m.column) == "numeric" and abs(m.start - at) <= 6 and m.start not in taken]
         if not near:
@@ -201,7 +197,7 @@ def outlier_removal(tokens: Sequence[Token], mentions: Sequence[Mention], kinds:
 
 
 def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]
-                 ) -> tuple[Any, tuple[int, int] | None]:
+                 ) -> tuple[Any, tuple[int, int]]:
     """("all" | "used" | [columns] | None, consumed span) for "ignoring rows with missing values" (in the columns
     used), "missing values dropped", "(rows with missing sex or mass excluded)", "rows where sex is blank don't
     count", "birds with no mass skipped", "complete rows", "with no missing value in any column"."""
@@ -233,7 +229,7 @@ def missing_rows(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             return "all", (min(low, *anywhere), max(end, anywhere[-1] + 1))
         # "missing values dropped": in the columns the analysis uses, not listwise over the whole table
         return (inside or "used"), (low, end)
-    return None, None
+    return None, (0, 0)
 
 
 def _unrecorded(tokens: Sequence[Token], at: int, mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile]

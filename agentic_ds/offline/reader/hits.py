@@ -54,14 +54,9 @@ def _percentiles(tokens: Sequence[Token], i: int) -> list[tuple[int, float]]:
     before = tokens[i - 1].low if i else ""
     if tokens[i].low == "quartile":
         return [(i, 25.0 if before in ("lower", "first", "1st", "bottom") else 75.0)]
-    found: list[tuple[int, float]] = []
-    j = i - 1
-    while j >= 0 and (tokens[j].low in ("and", ",", "the") or _ordinal(tokens[j]) is not None):
-        value = _ordinal(tokens[j])
-        if value is not None:
-            found.append((j, value))
-        j -= 1
-    return sorted(found) or [(i, 50.0)]
+    start = next((j + 1 for j in range(i - 1, -1, -1)
+                  if tokens[j].low not in ("and", ",", "the") and _ordinal(tokens[j]) is None), 0)
+    return [(j, p) for j in range(start, i) if (p := _ordinal(tokens[j])) is not None] or [(i, 50.0)]
 
 
 def _ordinal(token: Token) -> float | None:

@@ -10,7 +10,7 @@ over the raw text, so each is linear in the length of the task. A column is name
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from agentic_ds.offline.reader import vocabulary
@@ -90,9 +90,8 @@ def mentioned_columns(text: str, columns: Iterable[ColumnProfile]) -> list[Colum
 
 def number(text: str) -> float | None:
     """`10`, `1,000`, `2.5`, `30%` -> float; None when it is not a number."""
-    cleaned = text.rstrip("%").replace(",", "")
     try:
-        return float(cleaned)
+        return float(text.rstrip("%").replace(",", ""))
     except ValueError:
         return None
 
@@ -160,16 +159,10 @@ def find_mentions(tokens: Sequence[Token], index: ColumnIndex) -> list[Mention]:
     found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index)
+        named = _exact_at(tokens, i, index) or _phrase_at(tokens, i, index) or _word_at(tokens, i, index)
         if named is not None:
             found.append(named)
-            i = named.end
-            continue
-        word = _telling(tokens[i])
-        name = _only(word, index.candidates(word) if word else [], index)
-        if name:
-            found.append(Mention(i, i + 1, name, False))
-        i += 1
+        i = named.end if named else i + 1
     return _runs(found, tokens)
 
 
@@ -189,12 +182,13 @@ def _phrase_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Menti
     return None
 
 
-def _only(word: str, names: list[str], index: ColumnIndex) -> str:
-    """The column a lone word names: the only one with that word (or one it shortens); "" when several do, since
+def _word_at(tokens: Sequence[Token], i: int, index: ColumnIndex) -> Mention | None:
+    """The column a lone word names: the only one with that word (or one it shortens); none when several do, since
     "price" among unit_price and list_price, or "real" among realgdp and realinv, names none of them."""
-    exact = [n for n in names if word in index.words[n]]
-    chosen = exact or names
-    return chosen[0] if len(chosen) == 1 else ""
+    word = _telling(tokens[i])
+    names = index.candidates(word) if word else []
+    chosen = [n for n in names if word in index.words[n]] or names
+    return Mention(i, i + 1, chosen[0], False) if len(chosen) == 1 else None
 
 
 def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mention | None:
@@ -202,19 +196,15 @@ def _exact_at(tokens: Sequence[Token], start: int, index: ColumnIndex) -> Mentio
     taken: list[str] = []
     lows: list[str] = []
     ends: list[int] = []
-    j = start
-    while j < len(tokens) and len(taken) < MAX_WORDS * 2:
+    for j in range(start, len(tokens)):
         token = tokens[j]
         numbered = bool(taken) and token.is_number and token.low.isdigit()   # a name ending in a number ("Unnamed: 1")
-        if not token.is_word and not numbered:
+        if len(taken) >= MAX_WORDS * 2 or not token.is_word and not numbered:
             break
-        if token.low in SKIP_IN_NAMES and taken:
-            j += 1
-            continue
-        taken.append(token.word or token.low)
-        lows.append(token.low)
-        ends.append(j + 1)
-        j += 1
+        if token.low not in SKIP_IN_NAMES or not taken:
+            taken.append(token.word or token.low)
+            lows.append(token.low)
+            ends.append(j + 1)
     for size in range(len(taken), 0, -1):
         names = index.exact.get("_".join(taken[:size])) or _spelled_apart(lows[:size], index)
         if names:
@@ -267,6 +257,11 @@ def pick(mentions: Sequence[Mention], suits: Callable[[str], bool]) -> Mention |
     """The mention a phrase means: the last one of the first run that holds a suitable column."""
     fitting = [m for m in mentions if suits(m.column)]       # in order: the first fitting one is of that run
     return next((m for m in reversed(fitting) if m.run == fitting[0].run), None)
+
+
+def leading(tokens: Sequence[Token], at: int, words: Collection[str], taken: Collection[int] = ()) -> int:
+    """Where the run of `words` (none of them `taken`) that ends right before `at` starts: `at` when there is none."""
+    return next((k + 1 for k in range(at - 1, -1, -1) if tokens[k].low not in words or k in taken), 0)
 
 
 def sentence_ids(tokens: Sequence[Token]) -> list[int]:

@@ -141,8 +141,7 @@ def bind_slots(slots: Sequence[str], asks: list[Ask], levels: Mapping[str, Seque
         best = _best(slot, part, asks)
         if best is not None:
             best.slots[part] = slot
-    bound = [a for a in asks if a.slots]
-    return bound or asks
+    return [a for a in asks if a.slots] or asks
 
 
 def _group_slot(slot: str, asks: list[Ask], levels: Mapping[str, Sequence[str]]) -> tuple[Ask, str] | None:
@@ -182,12 +181,10 @@ def _best(slot: str, part: str, asks: list[Ask]) -> Ask | None:
         return None
     slot_words, wanted = set(words(slot)), _stat_of_slot(slot)
     grouped = [a for a in free if a.extreme and slot_words & set(words(a.group))]
-    if grouped:
-        return grouped[0]
     same = [a for a in free if FAMILIES.get(a.stat, a.stat) == wanted] if wanted else []
     pool = same or [a for a in free if not a.slots] or free
     named = [a for a in pool if slot_words & set(words(a.column))]
-    return (named or pool)[0]
+    return (grouped or named or pool)[0]
 
 
 def name_asks(asks: list[Ask]) -> None:

@@ -44,12 +44,10 @@ def file_name(path: str) -> str:
 
 def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others: Sequence[str],
                    task_words: Iterable[str], counted_noun: str = "", named: frozenset[str] = frozenset()
-                   ) -> tuple[FileProfile | None, list[Join], str]:
+                   ) -> tuple[FileProfile, list[Join], str]:
     """(primary, joins, problem): the primary file (the one the task names, then most of `targets`, then of
     `others`, then its nouns in the task) and the joins it needs. `named`: the file names the task writes,
     lower-cased ("orders.csv")."""
-    if not files:
-        return None, [], "no readable input file"
     said = set(task_words)
     targets = [t for t in dict.fromkeys(targets) if any(find_column(f, t) for f in files)]
     others = [o for o in dict.fromkeys(others) if any(find_column(f, o) for f in files) and o not in targets]
@@ -79,9 +77,7 @@ def choose_sources(files: Sequence[FileProfile], targets: Sequence[str], others:
 def _join_for(primary: FileProfile, needed: str, files: Sequence[FileProfile], joins: list[Join]) -> Join | None:
     """A file holding `needed` and a key shared with the primary file that identifies that file's rows."""
     for other in sorted((f for f in files if f is not primary and find_column(f, needed)), key=lambda f: f.path):
-        if any(j.path == other.path for j in joins):
-            continue
-        key = join_key(primary, other)
+        key = "" if any(j.path == other.path for j in joins) else join_key(primary, other)
         if key:
             return Join(other.path, key, text_encoding(other))
     return None

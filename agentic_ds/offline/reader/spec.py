@@ -162,8 +162,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
         if constraints.alpha is None and level is not None and 0 < level <= 0.5:
             constraints.alpha = level
     spec.dropna, span = missing_rows(tokens, mentions, columns)
-    if span:
-        taken |= set(range(*span))
+    taken |= set(range(*span))
     rule = ("z", constraints.z_threshold) if constraints.z_threshold is not None and constraints.iqr_factor is None \
         else ("iqr", constraints.iqr_factor or 1.5)
     samples = [row for data in files for row in data.sample]
@@ -245,7 +244,7 @@ def _choose_files(spec: QuestionSpec, files: list[FileProfile], tokens_words: li
     targets += [c for d in spec.derived for c in d.columns]
     others = [c for c in spec.columns if c not in targets and c not in derived_names]
     spec.data, spec.joins, spec.problem = choose_sources(files, targets, others, tokens_words, counted, named)
-    if len(files) > 1 and spec.data is not None:
+    if len(files) > 1:
         used = ", ".join(f"`{p}`" for p in spec.files)
         how = " joined on " + ", ".join(f"`{j.key}`" for j in spec.joins) if spec.joins else ""
         spec.caveats.append(f"Answered from {used}{how} (of {len(files)} input files).")

@@ -140,17 +140,18 @@ def _outliers(reader: AskReader, hit: Hit, sentence: int) -> Ask:
                sentence=sentence)
 
 
-def _two_groups(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    """A t-test (Welch unless Student's is named), Mann-Whitney, or a paired t-test of two columns."""
+def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
+    """A test of a numeric column across the groups of another: one-way ANOVA, Levene's, a t-test (Welch unless
+    Student's is named) or Mann-Whitney; or a paired t-test of two columns."""
     c = reader.constraints
-    if c.method("paired"):
+    if hit.stat == "ttest" and c.method("paired"):
         return _pair(reader, hit, sentence, "paired", {"alpha": c.alpha})
-    test = "mannwhitney" if c.method("mannwhitney") else "ttest"
     column, group = _column_and_group(reader, hit, sentence)
     if not column:
         return None
-    variant = "student" if c.method("student") and not c.method("welch") else None
-    params = {"method": variant, "alpha": c.alpha}
+    student = "student" if c.method("student") and not c.method("welch") else None
+    params = {"method": student, "alpha": c.alpha} if hit.stat == "ttest" else {"alpha": c.alpha}
+    test = "mannwhitney" if hit.stat == "ttest" and c.method("mannwhitney") else hit.stat
     return Ask(test, column, group=group, params=params, position=hit.position, sentence=sentence)
 
 
@@ -164,15 +165,6 @@ def _column_and_group(reader: AskReader, hit: Hit, sentence: int) -> tuple[str, 
     few = lambda n: (reader.levels.get(n) or 0) <= MAX_TEST_GROUPS  # noqa: E731 (an id groups nothing)
     fits = lambda n: reader.groupable(n) and n != column and few(n)  # noqa: E731
     return column, reader.column_for(hit.position, sentence, fits) if column else ""
-
-
-def _by_group(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
-    """One-way ANOVA or Levene's test of a numeric column across the groups of another."""
-    column, group = _column_and_group(reader, hit, sentence)
-    if not column:
-        return None
-    return Ask(hit.stat, column, group=group, params={"alpha": reader.constraints.alpha}, position=hit.position,
-               sentence=sentence)
 
 
 def _chi2(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
@@ -195,10 +187,8 @@ def _linreg(reader: AskReader, hit: Hit, sentence: int) -> Ask | None:
 def _y_on_x(reader: AskReader) -> tuple[str, str, int, int] | None:
     tokens = reader.tokens
     for i, token in enumerate(tokens):
-        if token.low not in _REGRESSION_STARTS:
-            continue
         on = next((j for j in range(i + 1, min(len(tokens), i + 12)) if tokens[j].low == "on"), None)
-        if on is None:
+        if token.low not in _REGRESSION_STARTS or on is None:
             continue
         y = next((m for m in reader.mentions if i < m.start < on and reader.numeric(m.column)), None)
         x = next((m for m in reader.mentions if on < m.start <= on + 10 and reader.numeric(m.column)
@@ -230,5 +220,5 @@ def _equation(reader: AskReader) -> tuple[str, str, int, int] | None:
     return None
 
 
-_READERS = {"corr": _corr, "normality": _normality, "outliers": _outliers, "ttest": _two_groups, "linreg": _linreg,
+_READERS = {"corr": _corr, "normality": _normality, "outliers": _outliers, "ttest": _by_group, "linreg": _linreg,
             "chi2": _chi2, "anova": _by_group, "levene": _by_group}

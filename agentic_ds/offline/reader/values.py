@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
-from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, tokenize
+from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, leading, tokenize
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
@@ -168,24 +168,17 @@ def _capitalised(tokens: Sequence[Token], i: int, skip: set[int]) -> bool:
 
 def _value_index(columns: dict[str, ColumnProfile], samples: Sequence[dict[str, Any]]
                  ) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+    """Each value of the profile's top values (not of a many-valued id) and of the sample rows' text, by its tokens."""
+    pairs = [(c.name, value) for c in columns.values() if c.kind in VALUE_KINDS
+             and not (c.kind == "id" and (c.distinct or 0) > 50) for value, _count in c.top_values]
+    pairs += [(name, value) for row in samples for name, value in row.items()
+              if name in columns and columns[name].kind in ("categorical", "text") and isinstance(value, str)]
     index: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-
-    def add(name: str, raw: Any) -> None:
+    for name, raw in pairs:
         text = str(raw).strip()
         key = tuple(t.low for t in tokenize(text))     # one key per text: a pair is listed under it once
         if key and len(key) <= MAX_VALUE_TOKENS and (name, text) not in index.get(key, []):
             index.setdefault(key, []).append((name, text))
-
-    for column in columns.values():
-        if column.kind not in VALUE_KINDS or column.kind == "id" and (column.distinct or 0) > 50:
-            continue
-        for value, _count in column.top_values:
-            add(column.name, value)
-    for row in samples:
-        for name, value in row.items():
-            profiled = columns.get(name)
-            if profiled is not None and profiled.kind in ("categorical", "text") and isinstance(value, str):
-                add(name, value)
     return index
 
 
@@ -248,9 +241,7 @@ def year_ranges(tokens: Sequence[Token], mentions: Sequence[Mention], files: Seq
             i += 1
             continue
         low, high, end = span
-        start = i
-        while start > 0 and tokens[start - 1].low in _RANGE_LEADS and start - 1 not in taken:
-            start -= 1
+        start = leading(tokens, i, _RANGE_LEADS, taken)
         if end < len(tokens) and tokens[end].low == "inclusive":
             end += 1
         dropped = _dropped(tokens, start, taken)    # "ignore 2000 and later": the rows before; "excluding 1960-69"
@@ -315,20 +306,15 @@ class _Places:
     def column(self, tokens: Sequence[Token], first: int, last: int, dates_only: bool) -> str:
         usable, at = self.usable[dates_only], self.at
         near = [at[p] for p in range(first - _LOOK, last + _LOOK + 1) if p in at and at[p] in usable]
-        if near:
-            return near[0]
-        for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1):
-            own = self.by_noun[dates_only].get(tokens[back].word, [])
-            if len(own) == 1:
-                return own[0]
-        return self.default[dates_only]
+        owners = (self.by_noun[dates_only].get(tokens[back].word, [])      # a file's noun just before the period
+                  for back in range(first - 1, max(-1, first - 1 - _NOUN_BACK), -1))
+        return near[0] if near else next((own[0] for own in owners if len(own) == 1), self.default[dates_only])
 
 
 def _bounds(op: str, year: int, month: int | None) -> dict[str, str | None]:
     """The half-open date range [from, to) a period word selects."""
-    start = dt.date(year, month or 1, 1)
-    end = dt.date(year + (month == 12 or not month), (month % 12) + 1 if month else 1, 1)
-    low, high = start.isoformat(), end.isoformat()
+    low = dt.date(year, month or 1, 1).isoformat()
+    high = dt.date(year + (month == 12 or not month), (month % 12) + 1 if month else 1, 1).isoformat()
     ranges: dict[str, tuple[str | None, str | None]] = {
         "==": (low, high), ">=": (low, None), ">": (high, None), "<": (None, low), "<=": (None, high)}
     return dict(zip(("from", "to"), ranges[op], strict=True))
