@@ -740,6 +740,9 @@ def test_y_on_x_with_a_regression_word_is_the_line_of_y_on_x(profiles, task):
     "salary on age, OLS without a constant: slope",
     "salary on age, bonus and training hours (OLS with constant): coefficient of bonus",
     "The effect of age on salary: OLS slope?",                                 # which is y is not said
+    "Regress salary on age, the staff grade and the office floor; slope of age?",  # the others are no columns
+    "Regression of the effect of age on salary: the slope, 2 dp",
+    "regress salary on age + tenure in years, coefficient of age",
 ])
 def test_a_regression_on_several_columns_or_without_a_constant_is_not_confident(profiles, task):
     assert not read_question(task, profiles["emp"]).direct

@@ -34,6 +34,7 @@ from agentic_ds.offline.reader.vocabulary import (
 
 MAX_TEST_GROUPS = 20       # a test compares a few groups; a column with more values (an id) is not its grouping
 _REGRESSION_STARTS = frozenset({"regress", "regressing", "regressed", "regression", "ols"})
+_EFFECT = frozenset({"effect", "effects", "impact", "influence"})
 _FIT_LEADS = frozenset({",", ":", ";", "(", ".", "fit", "fitting", "fitted", "model"})  # what may come before y on x
 _METHOD_ASKS = {**dict.fromkeys(NORMALITY_TESTS, "normality"), **dict.fromkeys(CORRELATIONS, "corr"),
                 **dict.fromkeys(("welch", "student", "mannwhitney", "paired"), "ttest")}
@@ -193,16 +194,26 @@ def _y_on_x(reader: AskReader) -> tuple[str, str, int, int] | None:
         y = next((m for m in reader.mentions if i < m.start < on and reader.numeric(m.column)), None)
         x = next((m for m in reader.mentions if on < m.start <= on + 10 and reader.numeric(m.column)
                   and (y is None or m.column != y.column)), None)
-        if y is not None and x is not None:
+        if y is not None and x is not None and _one_regressor(reader, x.end) and not (
+                _EFFECT & {t.low for t in tokens[i:on]}):      # "regression of the effect of x on y": which is y?
             return y.column, x.column, i, x.end
     for on, token in enumerate(tokens):      # "salary on age, OLS slope": the columns either side of "on" ...
         y, x = reader.ending.get(on), reader.starting.get(on + 1)
         if token.low == "on" and y and x and reader.numeric(y.column) and reader.numeric(x.column) and y != x and (
                 not y.start or tokens[y.start - 1].low in _FIT_LEADS):    # ... not "the effect of x on y"
-            after = [t.low for t in tokens[x.end: x.end + 8]] + ["."]
-            clause = after[: next(i for i, w in enumerate(after) if w in (".", ";", "(", ":") or i and w == ",")]
-            return None if {"and", "+", "&"} & set(clause) else (y.column, x.column, y.start, x.end)
+            return (y.column, x.column, y.start, x.end) if _one_regressor(reader, x.end, strict=True) else None
     return None
+
+
+def _one_regressor(reader: AskReader, end: int, strict: bool = False) -> bool:
+    """Nothing in the clause after x adds a regressor: "y on a + b", "y on a, b and c" (a list, whatever its
+    words) and "y on a and b" (b a column) are regressions on several columns; "regress y on a and give the slope"
+    is not. `strict`: any "and" in the clause is taken for another regressor (a bare "y on x" has less to go by)."""
+    after = [t.low for t in reader.tokens[end: end + 8]] + ["."]
+    clause = after[: next(i for i, w in enumerate(after) if w in (".", ";", "(", ":") or i and w == ",")]
+    ands = [end + i for i, w in enumerate(clause) if w == "and"]
+    return not ({"+", "&"} & set(clause) or ands and (strict or clause[0] == ",") or any(
+        reader.starting.get(j + 1) or reader.starting.get(j + 2) for j in ands))
 
 
 def _equation(reader: AskReader) -> tuple[str, str, int, int] | None:
