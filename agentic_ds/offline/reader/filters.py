@@ -33,7 +33,9 @@ VALUE_KINDS = ("categorical", "boolean", "text", "id")
 MAX_VALUE_TOKENS = 4
 DROP_REACH = 8            # words between a missing-value word and the word leaving its rows out
 MAX_LEVELS = 60           # a numeric column with this few values has levels ("cultivar 3") and groups rows
-_NOT_COUNTED = frozenset({"not", "don't", "dont", "doesn't", "doesnt", "never"})   # "... don't count"
+# Two words saying rows are left out ("don't count", "left out"; "count" also as "counted", "counting").
+_LEFT_OUT = frozenset({*((no, "count") for no in ("not", "don't", "dont", "doesn't", "doesnt", "never")),
+                       ("left", "out")})
 _UNITS_AFTER = frozenset({"decimal", "decimals", "percent", "%", "times", "or", "and"})
 CODE_NAME = re.compile(r"(^|_)(id|key|code|uuid)$|[a-z]Id$|ID$", re.I)
 
@@ -250,8 +252,8 @@ def _drop_word_near(tokens: Sequence[Token], at: int, named: set[int]) -> int | 
     its sentence, with no value or number between ("excluding Oslo staff with no bonus": not only no-bonus rows)."""
     for step in range(1, DROP_REACH + 1):
         for j in (at - step, at + step):
-            if 0 <= j < len(tokens) and (tokens[j].low in _DROP_WORDS or (tokens[j - (j > 0)].low, tokens[j].low[
-                    :5]) in {*((no, "count") for no in _NOT_COUNTED), ("left", "out")}):
+            if 0 <= j < len(tokens) and (tokens[j].low in _DROP_WORDS
+                                         or (tokens[j - (j > 0)].low, tokens[j].low[:5]) in _LEFT_OUT):
                 if not any(t.text in SENTENCE_END or k not in named and (t.text[:1].isupper() or t.is_number)
                            for k, t in enumerate(tokens[min(j, at) + 1: max(j, at)], min(j, at) + 1)):
                     return j - (j < at and tokens[j].low[:5] == "count")        # "not counting rows with no ..."
