@@ -8,7 +8,8 @@ KERNEL is the kernel's process id, ROOT the sandbox's root process, SPARE the co
 processes never stopped (the bubblewrap processes above the kernel), CGROUP_PROCS the sandbox
 cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET THRESHOLD DEV=FREE...` (stop the
 sandbox once the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free,
-or the folders hold more than THRESHOLD bytes) and `disarm` (answered `disarmed`). Once armed, the
+counting every fall of the free space and no rise (space another program frees meanwhile is not room for
+the sandbox), or the folders hold more than THRESHOLD bytes) and `disarm` (answered `disarmed`). Once armed, the
 free space is read every 2 ms, the folders' blocks summed every 5 ms at most; past either, the
 kernel is stopped (SIGSTOP; it cannot start more processes), then every other process of the sandbox
 until no new one appears, and `stopped PID...` is written; the guard does the rest. Runs on the
@@ -48,7 +49,8 @@ descendants = _load_proctree().descendants
 class Armed:
     budget: int                 # bytes the filesystems may lose before the threshold could be passed
     threshold: int              # bytes the folders may hold
-    free: dict[int, int]        # free bytes by device when the budget was counted
+    free: dict[int, int]        # free bytes by device at the last poll (first: when the budget was counted)
+    lost: int = 0               # the falls of the free space since, summed; a rise is never subtracted
     next_walk: float = 0.0
 
 
@@ -78,9 +80,10 @@ def main(argv: list[str]) -> None:
 
 
 def _passed(folders: list[str], armed: Armed) -> bool:
-    """Whether the folders may be past the threshold: by the free space, and now and then by their blocks (files
-    another program deleted meanwhile give free space back, which would hide what the sandbox wrote)."""
-    if _lost(folders, armed.free) > armed.budget:
+    """Whether the folders may be past the threshold: by the free space, and now and then by their blocks (a
+    write and another program's deletion within one poll cancel out in the free space)."""
+    armed.lost += _fall(_free(folders), armed.free)
+    if armed.lost > armed.budget:
         return True
     now = time.monotonic()
     if now < armed.next_walk:
@@ -120,14 +123,23 @@ def _blocks(folders: list[str]) -> int:
     return total
 
 
-def _lost(folders: list[str], free_at_base: dict[int, int]) -> int:
-    """Bytes the folders' filesystems lost since the baseline (each filesystem counted once)."""
+def _free(folders: list[str]) -> dict[int, int]:
+    """Free bytes of the folders' filesystems, by device (each filesystem once)."""
     free: dict[int, int] = {}
     for folder in folders:
         with contextlib.suppress(OSError):
             vfs = os.statvfs(folder)
             free[os.stat(folder).st_dev] = vfs.f_bfree * vfs.f_frsize
-    return sum(max(0, free_at_base.get(dev, now) - now) for dev, now in free.items())
+    return free
+
+
+def _fall(free: dict[int, int], last: dict[int, int]) -> int:
+    """Bytes the filesystems lost since `last` (updated to `free`). Only falls count: were a rise (another program
+    deleting, or the sandbox itself) subtracted, the sandbox could write that much past the quota unseen, until a
+    walk of the folders. Its own deletions thus look like writes: a false alarm costs the sandbox one pause."""
+    fall = sum(max(0, last.get(dev, now) - now) for dev, now in free.items())
+    last.update(free)
+    return fall
 
 
 def _stop_all(kernel: int, root: int, spare: set[int], cgroup_procs: str | None) -> set[int]:
