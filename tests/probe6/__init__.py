@@ -1,0 +1,1 @@
+"""An eighth closed-form question set for agentic-ds, written blind to the tool's question reader (see README.md)."""
