@@ -185,6 +185,12 @@ def peng_missing_sex(d: Data) -> dict[str, Any]:
     return {"count": int(d["penguins"]["sex"].isna().sum())}
 
 
+@q("count_share", "penguins",
+   "Of the 344 birds, how many were weighed at 4 kg or more (body_mass_g >= 4000)? Birds with no mass don't count.")
+def peng_heavy_birds(d: Data) -> dict[str, Any]:
+    return {"count": int((d["penguins"]["body_mass_g"] >= 4000).sum())}
+
+
 @q("argmax", "penguins",
    "On which island are the penguins lightest on average (body_mass_g, missing values skipped)?", checker="exact")
 def peng_lightest_island(d: Data) -> dict[str, Any]:

@@ -121,6 +121,21 @@ def tips_chi2_smoker_time(d: Data) -> dict[str, Any]:
     return {"p_value": p}
 
 
+@q("count_share", "tips", "What's the total number of Sunday dinner parties with more than 2 people?")
+def tips_sunday_dinner_big_parties(d: Data) -> dict[str, Any]:
+    t = d["tips"]
+    return {"count": int(((t["day"] == "Sun") & (t["time"] == "Dinner") & (t["size"] > 2)).sum())}
+
+
+@q("stat_filter", "tips",
+   "for the Q2 report (the data covers April-June): avg tip at Thursday lunches where sex is Female, blank tips "
+   "skipped -> @avg_tip[2 dp]")
+def tips_thur_lunch_female_tip(d: Data) -> dict[str, Any]:
+    t = d["tips"]
+    rows = t[(t["day"] == "Thur") & (t["time"] == "Lunch") & (t["sex"] == "Female")]
+    return {"avg_tip": r(rows["tip"].mean(), 2)}
+
+
 # --- wine -------------------------------------------------------------------------------------------------------
 
 
@@ -256,6 +271,15 @@ def iris_mid_petal_width(d: Data) -> dict[str, Any]:
 def iris_sepal_length_summary(d: Data) -> dict[str, Any]:
     s = d["iris"]["sepal_length"]
     return {"mean": s.mean(), "median": s.median(), "std": s.std(ddof=1)}
+
+
+@q("hard", "iris",
+   "Count the flowers whose sepal length is strictly above the median sepal length of their own species (all 3 "
+   "species pooled into one count).")
+def iris_above_species_median(d: Data) -> dict[str, Any]:
+    i = d["iris"]
+    med = i.groupby("species")["sepal_length"].transform("median")
+    return {"count": int((i["sepal_length"] > med).sum())}
 
 
 @q("count_share", "iris",

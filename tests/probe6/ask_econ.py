@@ -28,6 +28,14 @@ def macro_tbill_70s_no_q4(d: Data) -> dict[str, Any]:
     return {"mean": r(rows["tbilrate"].mean(), 3)}
 
 
+@q("stat_filter", "macrodata",
+   "Over the 3 years 2007 to 2009, what was the mean unemp in the third quarter only? @unemp_q3[value, 2dp]")
+def macro_unemp_q3_crisis(d: Data) -> dict[str, Any]:
+    m = d["macrodata"]
+    rows = m[m["year"].between(2007, 2009) & (m["quarter"] == 3)]
+    return {"unemp_q3": r(rows["unemp"].mean(), 2)}
+
+
 @q("derived", "macrodata",
    "realgdp is in billions and pop in millions, so realgdp/pop is thousands of dollars per person. Mean of that "
    "per-person figure over the quarters from 2000 on, in thousands, 3 decimals: @gdp_per_head[value]")
@@ -196,6 +204,15 @@ def grunfeld_ge_invest_pct(d: Data) -> dict[str, Any]:
 @q("stat", "statecrime", "What is the average poverty rate across all the rows of the state crime table?")
 def crime_mean_poverty(d: Data) -> dict[str, Any]:
     return {"mean": d["statecrime"]["poverty"].mean()}
+
+
+@q("hard", "statecrime",
+   "What's the mean murder rate of the states whose poverty is strictly above the median poverty (median over all "
+   "51 rows, DC included; states sitting exactly on the median are left out)?")
+def crime_murder_in_poor_states(d: Data) -> dict[str, Any]:
+    s = d["statecrime"]
+    med = s["poverty"].median()
+    return {"mean": s.loc[s["poverty"] > med, "murder"].mean()}
 
 
 @q("argmax", "statecrime",
