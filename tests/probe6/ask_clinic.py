@@ -186,9 +186,10 @@ def peng_missing_sex(d: Data) -> dict[str, Any]:
 
 
 @q("count_share", "penguins",
-   "Of the 344 birds, how many were weighed at 4 kg or more (body_mass_g >= 4000)? Birds with no mass don't count.")
+   "Of the 344 birds, how many were weighed at 4 kg or more (body_mass_g >= 4000)? Birds with no mass don't count. "
+   "@n_heavy[count]")
 def peng_heavy_birds(d: Data) -> dict[str, Any]:
-    return {"count": int((d["penguins"]["body_mass_g"] >= 4000).sum())}
+    return {"n_heavy": int((d["penguins"]["body_mass_g"] >= 4000).sum())}
 
 
 @q("argmax", "penguins",

@@ -36,7 +36,7 @@ def tips_smoker_welch(d: Data) -> dict[str, Any]:
     return {"p_value": r(p, 4), "significant": rejected(p, 0.05)}
 
 
-@q("group", "tips", "median tip by day of the week? missing tips skipped")
+@q("group", "tips", "median tip by day of the week (days named as in the day column)? missing tips skipped")
 def tips_median_tip_by_day(d: Data) -> dict[str, Any]:
     t = d["tips"]
     return {day: v for day, v in t.groupby("day")["tip"].median().items()}

@@ -238,7 +238,7 @@ def crime_murder_on_poverty(d: Data) -> dict[str, Any]:
 
 
 @q("count_share", "statecrime",
-   "what fraction of states have hs_grad of 85 or more AND urban below 60? fraction, 3 dp")
+   "what fraction of states have hs_grad of 85 or more AND urban below 60? @fraction[as a fraction, 3 dp]")
 def crime_grad_rural_fraction(d: Data) -> dict[str, Any]:
     s = d["statecrime"]
     return {"fraction": r(((s["hs_grad"] >= 85) & (s["urban"] < 60)).mean(), 3)}
