@@ -1,5 +1,5 @@
 """The blind question sets written after the held-out one (tests/fresh, tests/probe, tests/probe2, tests/probe3,
-tests/probe4, tests/probe5): the committed manifests say what their questions compute, and load.
+tests/probe4, tests/probe5, tests/probe6): the committed manifests say what their questions compute, and load.
 
 The data is materialized afresh (tests/heldout/materialize.py) into a temporary folder once, every answer of each
 set is recomputed, and each committed manifest line must equal the line tests/fresh/build.py would write now.
@@ -25,6 +25,8 @@ from tests.probe4 import questions as probe4_questions
 from tests.probe4 import registry as probe4_registry
 from tests.probe5 import questions as probe5_questions
 from tests.probe5 import registry as probe5_registry
+from tests.probe6 import questions as probe6_questions
+from tests.probe6 import registry as probe6_registry
 
 HERE = Path(__file__).parent
 FRESH = checks.QuestionSet(folder=HERE / "fresh", questions=fresh_questions.QUESTIONS, kinds=fresh_registry.KINDS,
@@ -44,6 +46,9 @@ PROBE4 = checks.QuestionSet(folder=HERE / "probe4", questions=probe4_questions.Q
 PROBE5 = checks.QuestionSet(folder=HERE / "probe5", questions=probe5_questions.QUESTIONS, kinds=probe5_registry.KINDS,
                             manifests=probe5_registry.manifests, min_questions=60,
                             build_hint="tests/fresh/build.py probe5")
+PROBE6 = checks.QuestionSet(folder=HERE / "probe6", questions=probe6_questions.QUESTIONS, kinds=probe6_registry.KINDS,
+                            manifests=probe6_registry.manifests, min_questions=100,
+                            build_hint="tests/fresh/build.py probe6")
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +58,8 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3, PROBE4, PROBE5],
-                ids=["fresh", "probe", "probe2", "probe3", "probe4", "probe5"])
+@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3, PROBE4, PROBE5, PROBE6],
+                ids=["fresh", "probe", "probe2", "probe3", "probe4", "probe5", "probe6"])
 def question_set(request: pytest.FixtureRequest) -> checks.QuestionSet:
     chosen: checks.QuestionSet = request.param
     return chosen
