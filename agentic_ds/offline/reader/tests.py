@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader
-from agentic_ds.offline.reader.hits import Hit
+from agentic_ds.offline.reader.asks import MAX_HITS, Ask, AskReader, Hit
 from agentic_ds.offline.reader.vocabulary import (
     CORRELATIONS,
     MANY_REGRESSORS,
