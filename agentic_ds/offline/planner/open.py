@@ -89,10 +89,7 @@ def pick_groups(task: str, data: FileProfile, n: int) -> list[ColumnProfile]:
     groupable = [c for c in data.columns if is_groupable(c)]
     named = mentioned_columns(task, groupable)
     by_levels = sorted(groupable, key=lambda c: (c.distinct if c.distinct and c.distinct > 1 else 99, c.name))
-    picked: dict[str, ColumnProfile] = {}
-    for column in [*named, *by_levels]:
-        picked.setdefault(column.name, column)
-    return list(picked.values())[:n]
+    return list({c.name: c for c in [*named, *by_levels]}.values())[:n]     # named are groupable's own objects
 
 
 def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
