@@ -150,15 +150,12 @@ NAME_STOP = frozenset("""what which who how is are was were the a an has have ha
     new column variable field""".split())
 
 # -- answer slots: which output of an ask a `@name[...]` wants -----------------------------------------------------
-SLOT_STATS = {
-    "mean": "mean", "avg": "mean", "average": "mean", "std": "std", "sd": "std", "stdev": "std", "deviation": "std",
-    "var": "var", "variance": "var", "median": "median", "min": "min", "minimum": "min", "max": "max",
-    "maximum": "max", "sum": "sum", "total": "sum", "count": "count", "skew": "skew", "skewness": "skew",
-    "kurt": "kurtosis", "kurtosis": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
-    "correlation": "corr", "outlier": "outliers", "outliers": "outliers", "missing": "missing", "distinct": "nunique",
-    "unique": "nunique", "percentile": "percentile", "range": "range", "iqr": "iqr", "share": "percent",
-    "percent": "percent", "percentage": "percent", "rate": "percent", "mode": "mode",
-}
+# A slot names its statistic with a question's word ("@mean_salary"), or with a short one ("@kurt", "@r", "@iqr").
+SLOT_STATS = {word: ONE_WORD_STATS[word] for word in """mean avg average std sd stdev variance median min minimum max
+    maximum sum total count skew skewness kurtosis correlation outlier outliers missing distinct unique percentile range
+    share percent percentage mode""".split()} | {
+    "deviation": "std", "var": "var", "kurt": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
+    "iqr": "iqr", "rate": "percent"}
 SLOT_PARTS = {"pvalue": "p_value", "statistic": "statistic", "stat": "statistic", "chi2": "statistic",
               "t": "statistic", "f": "statistic", "w": "statistic", "normal": "normal", "normality": "normal",
               "significant": "significant", "significance": "significant", "reject": "significant",
