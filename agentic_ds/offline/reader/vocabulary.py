@@ -8,23 +8,17 @@ exclusion): a question that still holds one the readers did not use is not read 
 from __future__ import annotations
 
 # -- statistics ----------------------------------------------------------------------------------------------------
-ONE_WORD_STATS = {
-    "mean": "mean", "average": "mean", "avg": "mean", "averages": "mean", "median": "median", "std": "std",
-    "stdev": "std", "sd": "std", "variance": "var", "minimum": "min", "min": "min", "maximum": "max", "max": "max",
-    "sum": "sum", "total": "sum", "summing": "sum", "summed": "sum",
-    "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
-    "mode": "mode", "percentage": "percent", "percent": "percent", "proportion": "percent", "share": "percent",
-    "fraction": "percent", "percentile": "percentile", "percentiles": "percentile", "centile": "percentile",
-    "pctile": "percentile", "pctiles": "percentile", "pctl": "percentile",
-    "quartile": "percentile", "count": "count", "distinct": "nunique", "unique": "nunique", "missing": "missing",
-    "null": "missing", "nulls": "missing", "outlier": "outliers", "outliers": "outliers", "outlying": "outliers",
-    "correlation": "corr", "correlations": "corr", "correlate": "corr", "correlated": "corr", "correlates": "corr",
-    "related": "corr", "relationship": "corr", "association": "corr", "associated": "corr", "normality": "normality",
-    "t-test": "ttest", "ttest": "ttest", "regress": "linreg", "regressing": "linreg", "regression": "linreg",
-    "regressed": "linreg", "ols": "linreg", "slope": "linreg", "intercept": "linreg", "r-squared": "linreg",
-    "r2": "linreg", "r^2": "linreg", "chi-square": "chi2", "chi-squared": "chi2", "chi2": "chi2", "anova": "anova",
-    "levene": "levene", "levene's": "levene",
-}
+ONE_WORD_STATS = {word: stat for stat, words in {
+    "mean": "mean average avg averages", "median": "median", "std": "std stdev sd", "var": "variance",
+    "min": "minimum min", "max": "maximum max", "sum": "sum total summing summed", "skew": "skewness skew",
+    "kurtosis": "kurtosis", "range": "range", "mode": "mode", "percent": "percentage percent proportion share fraction",
+    "percentile": "percentile percentiles centile pctile pctiles pctl quartile", "count": "count",
+    "nunique": "distinct unique", "missing": "missing null nulls", "outliers": "outlier outliers outlying",
+    "corr": "correlation correlations correlate correlated correlates related relationship association associated",
+    "normality": "normality", "ttest": "t-test ttest", "chi2": "chi-square chi-squared chi2", "anova": "anova",
+    "linreg": "regress regressing regression regressed ols slope intercept r-squared r2 r^2",
+    "levene": "levene levene's",
+}.items() for word in words.split()}
 # Phrases of two or three words ("no. of" is three tokens: no . of).
 PHRASE_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
                 ("no", ".", "of"): "count", ("num", ".", "of"): "count", ("nr", ".", "of"): "count",
@@ -41,12 +35,9 @@ SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2",
 # A regression on several columns ("y on a, b and c together"), which no reader computes.
 MANY_REGRESSORS = frozenset("multiple multivariate together jointly covariates regressors controlling".split())
 TESTS = NORMALITY_TESTS | CORRELATIONS | GROUP_TESTS | {"chi2", "paired", "linreg"}
-EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
-            "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
-            "greater": "max", "more": "max", "warmest": "max", "peak": "max", "lowest": "min", "smallest": "min",
-            "least": "min", "fewest": "min", "minimum": "min", "min": "min", "worst": "min", "bottom": "min",
-            "lower": "min", "smaller": "min", "fewer": "min", "less": "min", "narrowest": "min", "lightest": "min",
-            "coldest": "min"}
+EXTREMES = {**dict.fromkeys("""highest largest biggest greatest most maximum max top best higher larger bigger greater
+    more warmest peak""".split(), "max"), **dict.fromkeys("""lowest smallest least fewest minimum min worst bottom lower
+    smaller fewer less narrowest lightest coldest""".split(), "min")}
 # Without a "which X", "the highest salary" is the maximum of salary.
 SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
 GROUP_PHRASES = (("groupby",), ("group", "by"), ("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"),
@@ -73,15 +64,12 @@ LABELS = {
 }
 
 # -- how the answer is wanted: methods, rounding, rules ------------------------------------------------------------
-METHOD_WORDS = {
-    "spearman": "spearman", "spearman's": "spearman", "kendall": "kendall", "kendall's": "kendall",
-    "tau": "kendall", "tau-b": "kendall", "rho": "spearman", "pearson": "pearson", "pearson's": "pearson",
-    "shapiro": "shapiro", "shapiro-wilk": "shapiro", "d'agostino": "dagostino", "d'agostino's": "dagostino",
-    "dagostino": "dagostino", "k-squared": "dagostino", "normaltest": "dagostino", "kolmogorov": "ks",
-    "kolmogorov-smirnov": "ks", "ks": "ks", "k-s": "ks", "welch": "welch", "welch's": "welch",
-    "student's": "student", "pooled": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney",
-    "wilcoxon": "mannwhitney", "paired": "paired",
-}
+METHOD_WORDS = {word: method for method, words in {
+    "spearman": "spearman spearman's rho", "kendall": "kendall kendall's tau tau-b", "pearson": "pearson pearson's",
+    "shapiro": "shapiro shapiro-wilk", "dagostino": "d'agostino d'agostino's dagostino k-squared normaltest",
+    "ks": "kolmogorov kolmogorov-smirnov ks k-s", "welch": "welch welch's", "student": "student's pooled",
+    "mannwhitney": "mann-whitney mann wilcoxon", "paired": "paired",
+}.items() for word in words.split()}
 ORDINALS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
@@ -167,9 +155,8 @@ VERDICT_WORDS = {**dict.fromkeys("""significant significance significantly rejec
     different difference dependent dependence associated association related correlated""".split(), "significant"),
     **dict.fromkeys("""independent independence normal normality normally equal same homogeneous consistent
     similar""".split(), "holds")}
-VERDICT_SIGNS = {"<": "significant", "<=": "significant", "below": "significant", "less": "significant",
-                 "smaller": "significant", "under": "significant", ">": "holds", ">=": "holds", "above": "holds",
-                 "greater": "holds", "exceeds": "holds"}
+VERDICT_SIGNS = {**dict.fromkeys("< <= below less smaller under".split(), "significant"),
+                 **dict.fromkeys("> >= above greater exceeds".split(), "holds")}
 NEGATIONS = frozenset({"not", "no", "fail", "fails", "failed", "cannot", "isn't", "doesn't", "non", "without"})
 FAMILIES = {"pearson": "corr", "spearman": "corr", "kendall": "corr", "outliers_iqr": "outliers",
             "outliers_z": "outliers"}
