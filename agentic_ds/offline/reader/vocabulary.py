@@ -86,17 +86,15 @@ RULE_LEADS = frozenset({"more", "than", "beyond", "outside", "over", "above", "b
 
 # -- rows: comparisons, values, missing values, periods ------------------------------------------------------------
 COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
-    (("greater", "than", "or", "equal", "to"), ">="), (("more", "than", "or", "equal", "to"), ">="),
-    (("less", "than", "or", "equal", "to"), "<="), (("at", "least"), ">="), (("no", "less", "than"), ">="),
-    (("not", "less", "than"), ">="), (("at", "most"), "<="), (("no", "more", "than"), "<="), (("up", "to"), "<="),
-    (("greater", "than"), ">"), (("more", "than"), ">"), (("larger", "than"), ">"), (("higher", "than"), ">"),
-    (("bigger", "than"), ">"), (("above",), ">"), (("over",), ">"), (("exceeding",), ">"), (("exceeds",), ">"),
-    (("exceed",), ">"), ((">",), ">"), ((">=",), ">="), (("less", "than"), "<"), (("fewer", "than"), "<"),
-    (("lower", "than"), "<"), (("smaller", "than"), "<"), (("below",), "<"), (("under",), "<"), (("<",), "<"),
-    (("<=",), "<="), (("equal", "to"), "=="), (("equals",), "=="), (("=",), "=="), (("==",), "=="),
-    (("older", "than"), ">"), (("younger", "than"), "<"),
-    (("exactly",), "=="), (("!=",), "!="), (("not", "equal", "to"), "!="),
-), key=lambda item: -len(item[0])))
+    (tuple(said.split()), op) for op, phrases in {
+        ">=": "greater than or equal to, more than or equal to, at least, no less than, not less than, >=",
+        "<=": "less than or equal to, at most, no more than, up to, <=",
+        ">": "greater than, more than, larger than, higher than, bigger than, above, over, exceeding, exceeds, exceed, "
+             ">, older than",
+        "<": "less than, fewer than, lower than, smaller than, below, under, <, younger than",
+        "==": "equal to, equals, =, ==, exactly",
+        "!=": "!=, not equal to",
+    }.items() for said in phrases.split(", ")), key=lambda item: -len(item[0])))
 OR_MORE = {(joiner, word): op for joiner in ("or", "and") for words, op in (
     (("more", "above", "over", "older", "greater", "higher", "up"), ">="),
     (("less", "fewer", "below", "under", "younger", "lower"), "<=")) for word in words}     # "aged 65 and over"
@@ -144,11 +142,10 @@ SLOT_STATS = {word: ONE_WORD_STATS[word] for word in """mean avg average std sd 
     share percent percentage mode""".split()} | {
     "deviation": "std", "var": "var", "kurt": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
     "iqr": "iqr", "rate": "percent"}
-SLOT_PARTS = {"pvalue": "p_value", "statistic": "statistic", "stat": "statistic", "chi2": "statistic",
-              "t": "statistic", "f": "statistic", "w": "statistic", "normal": "normal", "normality": "normal",
-              "significant": "significant", "significance": "significant", "reject": "significant",
-              "slope": "slope", "intercept": "intercept", "r2": "r2", "rsquared": "r2", "squared": "r2",
-              "dof": "dof", "df": "dof"}
+SLOT_PARTS = {word: part for part, words in {
+    "p_value": "pvalue", "statistic": "statistic stat chi2 t f w", "normal": "normal normality",
+    "significant": "significant significance reject", "slope": "slope", "intercept": "intercept",
+    "r2": "r2 rsquared squared", "dof": "dof df"}.items() for word in words.split()}
 # A yes/no answer slot ("@independent[yes/no]", "@reject[yes/no] (yes if p < 0.05)"): what "yes" says of a test.
 # "significant": yes when p < alpha; "holds": yes when the null stands (p >= alpha); a negation flips it.
 VERDICT_WORDS = {**dict.fromkeys("""significant significance significantly reject rejected rejects differ differs
