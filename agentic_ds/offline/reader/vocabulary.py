@@ -20,12 +20,11 @@ ONE_WORD_STATS = {word: stat for stat, words in {
     "levene": "levene levene's",
 }.items() for word in words.split()}
 # Phrases of two or three words ("no. of" is three tokens: no . of).
-PHRASE_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
-                ("no", ".", "of"): "count", ("num", ".", "of"): "count", ("nr", ".", "of"): "count",
-                ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
-                ("normal", "distribution"): "normality", ("t", "test"): "ttest", ("least", "squares"): "linreg",
-                ("chi", "square"): "chi2", ("chi", "squared"): "chi2", ("most", "common"): "mode",
-                ("most", "often"): "mode", ("most", "frequent"): "mode"}
+PHRASE_STATS = {tuple(said.split()): stat for stat, phrases in {
+    "std": "standard deviation", "count": "how many, number of, no . of, num . of, nr . of",
+    "iqr": "interquartile range", "normality": "normally distributed, normal distribution", "ttest": "t test",
+    "linreg": "least squares", "chi2": "chi square, chi squared", "mode": "most common, most often, most frequent",
+}.items() for said in phrases.split(", ")}
 NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
 NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
 CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
