@@ -26,15 +26,7 @@ from pathlib import PurePosixPath
 
 from agentic_ds.offline.planner.markdown import PlanStage, render_plan
 from agentic_ds.offline.planner.methods import Method, Roles, candidate_methods
-from agentic_ds.offline.profile import (
-    ID_NAME,
-    encoding_of,
-    is_groupable,
-    of_kind,
-    primary_file,
-    readable_files,
-    text_encoding,
-)
+from agentic_ds.offline.profile import ID_NAME, encoding_of, is_groupable, of_kind, primary_file, readable_files
 from agentic_ds.offline.reader import Reading, describe_ask, read_question
 from agentic_ds.offline.reader.mentions import mentioned_columns
 from agentic_ds.offline.reader.sources import join_key
@@ -257,8 +249,8 @@ def add_drivers(builder: PlanBuilder, target: ColumnProfile, task: str) -> None:
                     f"{reads}Join `{other.path}` on `{key}`, total `{name}` per `{key}` and relate it to the "
                     f"attributes of `{other.path}`.",
                     f"{{path}} relates the total {name} per {key} to the attributes in {other.path}.",
-                    data_path=source, target=name,
-                    given={"key": key, "other_path": other.path, "other_encoding": text_encoding(other) or None})
+                    data_path=source, target=name, given={"key": key, "other_path": other.path,
+                                                          "other_encoding": encoding_of(profile, other.path) or None})
     features = [c.name for c in data.columns if c.name != name and not ID_NAME.search(c.name) and c.kind != "datetime"
                 and (c.kind == "numeric" or is_groupable(c) or c.name in dimensions)]
     builder.add("driver_model", f"In-sample model of {name}",
