@@ -44,7 +44,6 @@ class ParsedRequest:
     user_texts: list[str]
     exchanges: list[ToolExchange] = field(default_factory=list)
     tools: tuple[str, ...] = ()
-    wants_json: bool = False
     context: Mapping[str, Any] = field(default_factory=dict)   # the values its prompt was rendered from
 
     @property
@@ -163,9 +162,7 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     match = _AGENT_NAME.search(instruction)
     agent = match.group(1) if match else ""
     tools = tuple(sorted(request.tools_dict)) if request.tools_dict else _declared_tools(request)
-    config = request.config
-    wants_json = bool(config and (config.response_schema is not None or config.response_json_schema is not None))
-    return ParsedRequest(agent, instruction, user_texts, exchanges, tools, wants_json)
+    return ParsedRequest(agent, instruction, user_texts, exchanges, tools)
 
 
 def _instruction_block(text: str) -> str | None:

@@ -137,11 +137,6 @@ def candidate_methods(library: SkillLibrary, goal: str, roles: Roles, *, context
     skill_name, preferred, words = GOALS.get(goal, ("", (), goal))
     skills = [library.get(skill_name)] if skill_name in library.names() else []
     skills += [ranked for ranked in library.rank(f"{words} {context}", k=3) if ranked not in skills]
-    methods: list[Method] = []
-    for skill in skills:
-        specs = sorted(skill.templates, key=lambda s: (s.name not in preferred, -_overlap(s, words), s.name))
-        for spec in specs:
-            params = bind_params(spec, roles)
-            if params is not None:
-                methods.append(Method(skill.name, spec.name, params))
-    return methods
+    order = lambda s: (s.name not in preferred, -_overlap(s, words), s.name)  # noqa: E731 (within each skill)
+    bound = ((skill, spec, bind_params(spec, roles)) for skill in skills for spec in sorted(skill.templates, key=order))
+    return [Method(skill.name, spec.name, params) for skill, spec, params in bound if params is not None]

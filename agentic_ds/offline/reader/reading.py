@@ -29,7 +29,6 @@ class ReadAsk:
     text: str
     slot: str = ""
     name: str = ""          # the spec ask it comes from (its result's name); "" for an open or unread task
-    part: str = "value"     # which output of that ask
 
 
 @dataclass(eq=False)
@@ -108,7 +107,7 @@ def _asks(spec: QuestionSpec) -> list[ReadAsk]:
             out.append(ReadAsk(said, "", ask.name))
         for part, slot in ask.slots.items():
             what = said if part in ("value",) or part.startswith("group:") else f"the {part} of {said[4:]}"
-            out.append(ReadAsk(f"{what} (answer as @{slot}[...])", slot, ask.name, part))
+            out.append(ReadAsk(f"{what} (answer as @{slot}[...])", slot, ask.name))
     return out
 
 

@@ -85,10 +85,6 @@ def _join_for(primary: FileProfile, needed: str, files: Sequence[FileProfile], j
 
 def join_key(left: FileProfile, right: FileProfile) -> str:
     """A column both files have that is unique in `right` (an id-like name preferred); "" when none."""
-    shared = [c.name for c in left.columns if find_column(right, c.name) is not None]
-    ranked = sorted(shared, key=lambda n: (not _KEY_NAME.search(n), n))
-    for name in ranked:
-        column = find_column(right, name)
-        if column is not None and (is_unique_key(right, column) or column.kind == "id" and _KEY_NAME.search(name)):
-            return name
-    return ""
+    names = {c.name for c in left.columns}
+    shared = sorted((c for c in right.columns if c.name in names), key=lambda c: (not _KEY_NAME.search(c.name), c.name))
+    return next((c.name for c in shared if is_unique_key(right, c) or c.kind == "id" and _KEY_NAME.search(c.name)), "")

@@ -8,30 +8,23 @@ exclusion): a question that still holds one the readers did not use is not read 
 from __future__ import annotations
 
 # -- statistics ----------------------------------------------------------------------------------------------------
-ONE_WORD_STATS = {
-    "mean": "mean", "average": "mean", "avg": "mean", "averages": "mean", "median": "median", "std": "std",
-    "stdev": "std", "sd": "std", "variance": "var", "minimum": "min", "min": "min", "maximum": "max", "max": "max",
-    "sum": "sum", "total": "sum", "summing": "sum", "summed": "sum",
-    "skewness": "skew", "skew": "skew", "kurtosis": "kurtosis", "range": "range",
-    "mode": "mode", "percentage": "percent", "percent": "percent", "proportion": "percent", "share": "percent",
-    "fraction": "percent", "percentile": "percentile", "percentiles": "percentile", "centile": "percentile",
-    "pctile": "percentile", "pctiles": "percentile", "pctl": "percentile",
-    "quartile": "percentile", "count": "count", "distinct": "nunique", "unique": "nunique", "missing": "missing",
-    "null": "missing", "nulls": "missing", "outlier": "outliers", "outliers": "outliers", "outlying": "outliers",
-    "correlation": "corr", "correlations": "corr", "correlate": "corr", "correlated": "corr", "correlates": "corr",
-    "related": "corr", "relationship": "corr", "association": "corr", "associated": "corr", "normality": "normality",
-    "t-test": "ttest", "ttest": "ttest", "regress": "linreg", "regressing": "linreg", "regression": "linreg",
-    "regressed": "linreg", "ols": "linreg", "slope": "linreg", "intercept": "linreg", "r-squared": "linreg",
-    "r2": "linreg", "r^2": "linreg", "chi-square": "chi2", "chi-squared": "chi2", "chi2": "chi2", "anova": "anova",
-    "levene": "levene", "levene's": "levene",
-}
+ONE_WORD_STATS = {word: stat for stat, words in {
+    "mean": "mean average avg averages", "median": "median", "std": "std stdev sd", "var": "variance",
+    "min": "minimum min", "max": "maximum max", "sum": "sum total summing summed", "skew": "skewness skew",
+    "kurtosis": "kurtosis", "range": "range", "mode": "mode", "percent": "percentage percent proportion share fraction",
+    "percentile": "percentile percentiles centile pctile pctiles pctl quartile", "count": "count",
+    "nunique": "distinct unique", "missing": "missing null nulls", "outliers": "outlier outliers outlying",
+    "corr": "correlation correlations correlate correlated correlates related relationship association associated",
+    "normality": "normality", "ttest": "t-test ttest", "chi2": "chi-square chi-squared chi2", "anova": "anova",
+    "linreg": "regress regressing regression regressed ols slope intercept r-squared r2 r^2",
+    "levene": "levene levene's",
+}.items() for word in words.split()}
 # Phrases of two or three words ("no. of" is three tokens: no . of).
-PHRASE_STATS = {("standard", "deviation"): "std", ("how", "many"): "count", ("number", "of"): "count",
-                ("no", ".", "of"): "count", ("num", ".", "of"): "count", ("nr", ".", "of"): "count",
-                ("interquartile", "range"): "iqr", ("normally", "distributed"): "normality",
-                ("normal", "distribution"): "normality", ("t", "test"): "ttest", ("least", "squares"): "linreg",
-                ("chi", "square"): "chi2", ("chi", "squared"): "chi2", ("most", "common"): "mode",
-                ("most", "often"): "mode", ("most", "frequent"): "mode"}
+PHRASE_STATS = {tuple(said.split()): stat for stat, phrases in {
+    "std": "standard deviation", "count": "how many, number of, no . of, num . of, nr . of",
+    "iqr": "interquartile range", "normality": "normally distributed, normal distribution", "ttest": "t test",
+    "linreg": "least squares", "chi2": "chi square, chi squared", "mode": "most common, most often, most frequent",
+}.items() for said in phrases.split(", ")}
 NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
 NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
 CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
@@ -41,12 +34,9 @@ SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2",
 # A regression on several columns ("y on a, b and c together"), which no reader computes.
 MANY_REGRESSORS = frozenset("multiple multivariate together jointly covariates regressors controlling".split())
 TESTS = NORMALITY_TESTS | CORRELATIONS | GROUP_TESTS | {"chi2", "paired", "linreg"}
-EXTREMES = {"highest": "max", "largest": "max", "biggest": "max", "greatest": "max", "most": "max", "maximum": "max",
-            "max": "max", "top": "max", "best": "max", "higher": "max", "larger": "max", "bigger": "max",
-            "greater": "max", "more": "max", "warmest": "max", "peak": "max", "lowest": "min", "smallest": "min",
-            "least": "min", "fewest": "min", "minimum": "min", "min": "min", "worst": "min", "bottom": "min",
-            "lower": "min", "smaller": "min", "fewer": "min", "less": "min", "narrowest": "min", "lightest": "min",
-            "coldest": "min"}
+EXTREMES = {**dict.fromkeys("""highest largest biggest greatest most maximum max top best higher larger bigger greater
+    more warmest peak""".split(), "max"), **dict.fromkeys("""lowest smallest least fewest minimum min worst bottom lower
+    smaller fewer less narrowest lightest coldest""".split(), "min")}
 # Without a "which X", "the highest salary" is the maximum of salary.
 SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
 GROUP_PHRASES = (("groupby",), ("group", "by"), ("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"),
@@ -73,15 +63,12 @@ LABELS = {
 }
 
 # -- how the answer is wanted: methods, rounding, rules ------------------------------------------------------------
-METHOD_WORDS = {
-    "spearman": "spearman", "spearman's": "spearman", "kendall": "kendall", "kendall's": "kendall",
-    "tau": "kendall", "tau-b": "kendall", "rho": "spearman", "pearson": "pearson", "pearson's": "pearson",
-    "shapiro": "shapiro", "shapiro-wilk": "shapiro", "d'agostino": "dagostino", "d'agostino's": "dagostino",
-    "dagostino": "dagostino", "k-squared": "dagostino", "normaltest": "dagostino", "kolmogorov": "ks",
-    "kolmogorov-smirnov": "ks", "ks": "ks", "k-s": "ks", "welch": "welch", "welch's": "welch",
-    "student's": "student", "pooled": "student", "mann-whitney": "mannwhitney", "mann": "mannwhitney",
-    "wilcoxon": "mannwhitney", "paired": "paired",
-}
+METHOD_WORDS = {word: method for method, words in {
+    "spearman": "spearman spearman's rho", "kendall": "kendall kendall's tau tau-b", "pearson": "pearson pearson's",
+    "shapiro": "shapiro shapiro-wilk", "dagostino": "d'agostino d'agostino's dagostino k-squared normaltest",
+    "ks": "kolmogorov kolmogorov-smirnov ks k-s", "welch": "welch welch's", "student": "student's pooled",
+    "mannwhitney": "mann-whitney mann wilcoxon", "paired": "paired",
+}.items() for word in words.split()}
 ORDINALS = frozenset("first second third fourth fifth 1st 2nd 3rd 4th 5th".split())
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 DECIMAL_WORDS = frozenset({"decimal", "decimals", "dp", "d.p"})
@@ -98,17 +85,15 @@ RULE_LEADS = frozenset({"more", "than", "beyond", "outside", "over", "above", "b
 
 # -- rows: comparisons, values, missing values, periods ------------------------------------------------------------
 COMPARATORS: tuple[tuple[tuple[str, ...], str], ...] = tuple(sorted((
-    (("greater", "than", "or", "equal", "to"), ">="), (("more", "than", "or", "equal", "to"), ">="),
-    (("less", "than", "or", "equal", "to"), "<="), (("at", "least"), ">="), (("no", "less", "than"), ">="),
-    (("not", "less", "than"), ">="), (("at", "most"), "<="), (("no", "more", "than"), "<="), (("up", "to"), "<="),
-    (("greater", "than"), ">"), (("more", "than"), ">"), (("larger", "than"), ">"), (("higher", "than"), ">"),
-    (("bigger", "than"), ">"), (("above",), ">"), (("over",), ">"), (("exceeding",), ">"), (("exceeds",), ">"),
-    (("exceed",), ">"), ((">",), ">"), ((">=",), ">="), (("less", "than"), "<"), (("fewer", "than"), "<"),
-    (("lower", "than"), "<"), (("smaller", "than"), "<"), (("below",), "<"), (("under",), "<"), (("<",), "<"),
-    (("<=",), "<="), (("equal", "to"), "=="), (("equals",), "=="), (("=",), "=="), (("==",), "=="),
-    (("older", "than"), ">"), (("younger", "than"), "<"),
-    (("exactly",), "=="), (("!=",), "!="), (("not", "equal", "to"), "!="),
-), key=lambda item: -len(item[0])))
+    (tuple(said.split()), op) for op, phrases in {
+        ">=": "greater than or equal to, more than or equal to, at least, no less than, not less than, >=",
+        "<=": "less than or equal to, at most, no more than, up to, <=",
+        ">": "greater than, more than, larger than, higher than, bigger than, above, over, exceeding, exceeds, exceed, "
+             ">, older than",
+        "<": "less than, fewer than, lower than, smaller than, below, under, <, younger than",
+        "==": "equal to, equals, =, ==, exactly",
+        "!=": "!=, not equal to",
+    }.items() for said in phrases.split(", ")), key=lambda item: -len(item[0])))
 OR_MORE = {(joiner, word): op for joiner in ("or", "and") for words, op in (
     (("more", "above", "over", "older", "greater", "higher", "up"), ">="),
     (("less", "fewer", "below", "under", "younger", "lower"), "<=")) for word in words}     # "aged 65 and over"
@@ -150,29 +135,24 @@ NAME_STOP = frozenset("""what which who how is are was were the a an has have ha
     new column variable field""".split())
 
 # -- answer slots: which output of an ask a `@name[...]` wants -----------------------------------------------------
-SLOT_STATS = {
-    "mean": "mean", "avg": "mean", "average": "mean", "std": "std", "sd": "std", "stdev": "std", "deviation": "std",
-    "var": "var", "variance": "var", "median": "median", "min": "min", "minimum": "min", "max": "max",
-    "maximum": "max", "sum": "sum", "total": "sum", "count": "count", "skew": "skew", "skewness": "skew",
-    "kurt": "kurtosis", "kurtosis": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
-    "correlation": "corr", "outlier": "outliers", "outliers": "outliers", "missing": "missing", "distinct": "nunique",
-    "unique": "nunique", "percentile": "percentile", "range": "range", "iqr": "iqr", "share": "percent",
-    "percent": "percent", "percentage": "percent", "rate": "percent", "mode": "mode",
-}
-SLOT_PARTS = {"pvalue": "p_value", "statistic": "statistic", "stat": "statistic", "chi2": "statistic",
-              "t": "statistic", "f": "statistic", "w": "statistic", "normal": "normal", "normality": "normal",
-              "significant": "significant", "significance": "significant", "reject": "significant",
-              "slope": "slope", "intercept": "intercept", "r2": "r2", "rsquared": "r2", "squared": "r2",
-              "dof": "dof", "df": "dof"}
+# A slot names its statistic with a question's word ("@mean_salary"), or with a short one ("@kurt", "@r", "@iqr").
+SLOT_STATS = {word: ONE_WORD_STATS[word] for word in """mean avg average std sd stdev variance median min minimum max
+    maximum sum total count skew skewness kurtosis correlation outlier outliers missing distinct unique percentile range
+    share percent percentage mode""".split()} | {
+    "deviation": "std", "var": "var", "kurt": "kurtosis", "r": "corr", "rho": "corr", "tau": "corr", "corr": "corr",
+    "iqr": "iqr", "rate": "percent"}
+SLOT_PARTS = {word: part for part, words in {
+    "p_value": "pvalue", "statistic": "statistic stat chi2 t f w", "normal": "normal normality",
+    "significant": "significant significance reject", "slope": "slope", "intercept": "intercept",
+    "r2": "r2 rsquared squared", "dof": "dof df"}.items() for word in words.split()}
 # A yes/no answer slot ("@independent[yes/no]", "@reject[yes/no] (yes if p < 0.05)"): what "yes" says of a test.
 # "significant": yes when p < alpha; "holds": yes when the null stands (p >= alpha); a negation flips it.
 VERDICT_WORDS = {**dict.fromkeys("""significant significance significantly reject rejected rejects differ differs
     different difference dependent dependence associated association related correlated""".split(), "significant"),
     **dict.fromkeys("""independent independence normal normality normally equal same homogeneous consistent
     similar""".split(), "holds")}
-VERDICT_SIGNS = {"<": "significant", "<=": "significant", "below": "significant", "less": "significant",
-                 "smaller": "significant", "under": "significant", ">": "holds", ">=": "holds", "above": "holds",
-                 "greater": "holds", "exceeds": "holds"}
+VERDICT_SIGNS = {**dict.fromkeys("< <= below less smaller under".split(), "significant"),
+                 **dict.fromkeys("> >= above greater exceeds".split(), "holds")}
 NEGATIONS = frozenset({"not", "no", "fail", "fails", "failed", "cannot", "isn't", "doesn't", "non", "without"})
 FAMILIES = {"pearson": "corr", "spearman": "corr", "kendall": "corr", "outliers_iqr": "outliers",
             "outliers_z": "outliers"}

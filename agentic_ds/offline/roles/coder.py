@@ -133,7 +133,9 @@ def _step(title: str, methods: list[Method], library: SkillLibrary) -> Step:
         first = methods[0].params
         columns = [str(v) for k, v in sorted(first.items())
                    if isinstance(v, str) and k not in ("data_path", "result_path", "fig_prefix", "stat", "encoding")]
-        code = fallback_code(str(first["data_path"]), step.attempts[0].result_path, columns, first.get("encoding"))
+        code = _FALLBACK_CODE.format(data_path=python_literal(str(first["data_path"])), columns=python_literal(columns),
+                                     result_path=python_literal(step.attempts[0].result_path),
+                                     encoding=python_literal(first.get("encoding")))
         step.attempts.append(Attempt("fallback", code, step.attempts[0].result_path))
     return step
 
@@ -181,11 +183,6 @@ print("\\n".join(summary))
 '''
 
 
-def fallback_code(data_path: str, result_path: str, columns: list[str], encoding: str | None = None) -> str:
-    return _FALLBACK_CODE.format(data_path=python_literal(data_path), result_path=python_literal(result_path),
-                        columns=python_literal(list(columns)), encoding=python_literal(encoding))
-
-
 @dataclass
 class StepOutcome:
     title: str
@@ -216,14 +213,11 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
     return _next_action(req, steps, retrying)
 
 
-def _run_here(req: ParsedRequest, code: str) -> bool:
-    return any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges)
-
-
-def _already_run(req: ParsedRequest, code: str) -> bool:
-    """Run in a call this request shows, or part of the stage's code run so far (tail-clipped)."""
-    shown = req.text_of("previous_code")
-    return _run_here(req, code) or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
+def _already_run(req: ParsedRequest, code: str, retrying: bool) -> bool:
+    """Run in a call this request shows, or, on a retry, part of the stage's code run so far (tail-clipped)."""
+    shown = req.text_of("previous_code") if retrying else ""
+    ran = any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges)
+    return ran or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
 def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply:
@@ -265,7 +259,7 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
         if outcome.ok:
             continue
         # A turn that is no retry (a resumed stage: nothing failed) may run again what an earlier attempt ran.
-        untried = [a for a in step.attempts if not (_already_run(req, a.code) if retrying else _run_here(req, a.code))]
+        untried = [a for a in step.attempts if not _already_run(req, a.code, retrying)]
         if retrying and not mine and untried and len(untried) == len(step.attempts):
             untried = untried[1:]       # the first choice failed in an attempt this request does not show
             if not untried:             # e.g. a direct question's answer: no other template to try

@@ -101,13 +101,8 @@ def _best(criterion: CriterionRecord, documents: dict[str, dict]) -> tuple[int, 
     """(shared words, path, sentence) of the result sentence closest to the criterion's words (the first one of
     the first file when none shares a word)."""
     wanted = {w for w in content(criterion.text) if len(w) > 2}
-    best: tuple[int, str, str] = (-1, "", "")
-    for path in sorted(documents):
-        for sentence in _summary(documents[path]):
-            overlap = len(wanted & set(content(sentence)))
-            if overlap > best[0]:
-                best = (overlap, path, sentence)
-    return best
+    scored = ((len(wanted & set(content(s))), p, s) for p in sorted(documents) for s in _summary(documents[p]))
+    return max(scored, key=lambda found: found[0], default=(-1, "", ""))     # the first of the best
 
 
 def _summary(document: object) -> list[str]:

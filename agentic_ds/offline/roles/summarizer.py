@@ -105,11 +105,8 @@ def _report(req: ParsedRequest, answer: dict[str, Any], results: dict[str, dict[
 def compact_turn(req: ParsedRequest) -> str:
     text = "\n".join([*req.user_texts, req.instruction])
     tools = sorted(set(_TOOL.findall(text)) | {ex.name for ex in req.exchanges})
-    kept: dict[str, None] = {}          # ordered and O(1) membership: a long transcript stays linear
-    for line in text.splitlines():
-        line = line.strip()[:MAX_LINE_CHARS]
-        if line and _KEEP.search(line):
-            kept.setdefault(line, None)
+    clipped = (line.strip()[:MAX_LINE_CHARS] for line in text.splitlines())
+    kept = dict.fromkeys(line for line in clipped if line and _KEEP.search(line))     # each once, in order: linear
     lines = ["Conversation Language: English", f"Tools used: {', '.join(tools) or 'none'}", "Key facts kept verbatim:"]
     lines += [f"- {line}" for line in list(kept)[-MAX_LINES:]]
     return "\n".join(lines)
