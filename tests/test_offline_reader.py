@@ -663,9 +663,6 @@ def test_a_share_of_the_values_that_are_missing_is_the_missing_share(profiles):
 
 
 @pytest.mark.parametrize(("task", "doubt"), [
-    # the per-group means are read, then dropped because no slot names them: the SD of the column is not the answer
-    ("For each department take the mean salary; what is the standard deviation of those department means? "
-     "@sd_means[value]", "per `department`' that the words ask for fill no answer slot"),
     # a share read from the words gives way to a count of missing values guessed from the slot's name
     ("What share of the staff have no bonus recorded? @pct_missing[value]", "that the words ask for fill no answer"),
     # rows chosen by a statistic ("the lowest score of anyone"), then referred back to: no condition read them
@@ -776,6 +773,12 @@ def test_months_of_a_series_are_counted_as_rows_unless_distinct_is_said(monthly,
     ("What is the median salary of employees other than Marketing ones?", [("department", "!=", "Marketing")]),
     ("Average salary excluding Oslo and Krakow?", [("city", "!=", "Oslo"), ("city", "!=", "Krakow")]),
     ("Other than Engineering, which department has the highest mean salary?", [("department", "!=", "Engineering")]),
+    # the words that leave the value out are said after it, or around it
+    ("Leaving Oslo out, what is the mean salary?", [("city", "!=", "Oslo")]),
+    ("Leaving the Marketing department aside, what is the median salary?", [("department", "!=", "Marketing")]),
+    ("Mean bonus with Ghent excluded?", [("city", "!=", "Ghent")]),
+    ("Setting aside Krakow, what is the highest salary?", [("city", "!=", "Krakow")]),
+    ("Not counting Engineering, what's the average bonus?", [("department", "!=", "Engineering")]),
 ])
 def test_a_value_named_after_an_exclusion_leaves_its_rows_out(profiles, task, filters):
     reading = read_question(task, profiles["emp"])
@@ -787,6 +790,7 @@ def test_a_value_named_after_an_exclusion_leaves_its_rows_out(profiles, task, fi
     ("What is the mean salary of staff apart from Narvik?", "'apart'"),     # a value the data may not hold
     ("What is the mean salary of non-Engineering staff?", "'non-Engineering'"),
     ("What is the mean salary in Ghent thru Oslo combined?", "'Oslo'"),          # a range of values: which ones?
+    ("With Narvik set aside, what is the mean salary?", "'aside'"),
 ])
 def test_an_exclusion_that_is_not_read_keeps_the_reading_from_confidence(profiles, task, doubt):
     reading = read_question(task, profiles["emp"])
@@ -871,3 +875,42 @@ def test_a_period_whose_rows_are_left_out_keeps_the_other_rows(quarters, task, f
 def test_a_span_of_years_left_out_in_the_middle_is_not_read(quarters):
     reading = read_question("Mean realcons excluding 1960-1964, 1 decimal.", quarters)
     assert not reading.direct and "'1960'" in reading.why_unread()
+
+
+@pytest.mark.parametrize(("task", "stat", "inner", "column", "over"), [
+    ("Take the mean salary of each department, then give the median of those department means.",
+     "median", "mean", "salary", "department"),
+    ("Compute each city's total bonus; what is the range of these totals?", "range", "sum", "bonus", "city"),
+    ("For every level, the median salary; then the standard deviation of those per-level medians (sample sd)?",
+     "std", "median", "salary", "level"),
+    # with an answer slot: the per-group means fill none, the SD of the column itself is not the answer
+    ("For each department take the mean salary; what is the standard deviation of those department means? "
+     "@sd_means[value]", "std", "mean", "salary", "department"),
+])
+def test_a_statistic_of_group_statistics_is_one_ask_over_the_groups(profiles, task, stat, inner, column, over):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert [(a.stat, a.column, a.group, a.params.get("of"), a.params.get("over")) for a in reading.spec.asks] == [
+        (stat, column, "", inner, over)]
+
+
+@pytest.mark.parametrize(("task", "doubt"), [
+    ("What is the range of the department means of salary?", "'means'"),      # no per-group ask read to take them from
+    ("How many of the monthly differences in salary exceed a z-score of 2?", "'differences'"),
+])
+def test_results_of_a_step_not_read_keep_the_reading_from_confidence(profiles, task, doubt):
+    """A plural statistic no per-group ask gives, or differences an outlier count would have to derive, are not
+    answered as a statistic of the column itself."""
+    reading = read_question(task, profiles["emp"])
+    assert not reading.direct and doubt in reading.why_unread()
+
+
+@pytest.mark.parametrize(("task", "op", "value"), [
+    ("Mean exam_score for siblings 2?", "==", 2),
+    ("What is the mean exam_score of students excluding siblings 0?", "!=", 0),
+    ("Leaving siblings 4 out, what is the median study_hours?", "!=", 4),
+])
+def test_a_level_said_as_a_number_after_its_column_is_kept_or_left_out(profiles, task, op, value):
+    reading = read_question(task, profiles["stu"])
+    assert reading.direct, reading.why_unread()
+    assert filters_of(reading.spec) == [("siblings", op, value)]

@@ -191,6 +191,7 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
                 {"name": "low_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "side": "lower"},
                 {"name": "no_region", "stat": "missing", "column": "region", "scale": "fraction"},
                 {"name": "wide_units", "stat": "outliers_z", "column": "units", "threshold": 1.5, "ddof": 0},
+                {"name": "spread", "stat": "std", "column": "revenue", "of": "median", "over": "region"},
             ],
             "filters": [
                 {"column": "revenue", "op": "not_outlier", "value": {"rule": "z", "threshold": 2}},
@@ -376,6 +377,10 @@ def test_compute_answers_drops_outliers_first_counts_one_tail_and_shares_and_fil
     assert result["answers"]["mean"]["value"] == pytest.approx(kept["revenue"].mean())
     north = kept.loc[kept["region"] == "North", "revenue"].median()
     assert f"@median_north[{north:.4f}".rstrip("0").rstrip(".") in result["answer_text"]
+    # a statistic of the groups' statistics: the sample SD of the per-region medians (spellings merged, as grouped)
+    medians = kept.groupby(kept["region"].str.strip().str.casefold())["revenue"].median()
+    assert len(medians) >= 3
+    assert result["answers"]["spread"] == {"value": pytest.approx(medians.std()), "n": len(medians)}
 
 
 def test_compute_answers_joins_a_second_table_on_its_key(runs, frame):

@@ -34,6 +34,7 @@ from agentic_ds.offline.reader.vocabulary import (
     ADDITIVE,
     CALENDAR_UNITS,
     CORRELATIONS,
+    DIFFERENCES,
     EXTREMES,
     GROUP_PHRASES,
     MANY_REGRESSORS,
@@ -485,8 +486,10 @@ def special_asks(reader: AskReader, sentence: int, hits: list[Hit]) -> list[Ask]
 
 def _use_test_talk(reader: AskReader, hits: list[Hit], found: list[Ask]) -> None:
     """The words a test is asked with ("a significant difference", "is the variance equal", "centred on the
-    median") are the test's, not asks of their own."""
-    reader.used |= {i for i, token in enumerate(reader.tokens) if token.low in TEST_TALK}
+    median") are the test's, not asks of their own. An outlier count tests no difference: "the month-to-month
+    differences" of its column are a quantity it would have to derive."""
+    talk = TEST_TALK if any(not a.stat.startswith("outliers") for a in found) else TEST_TALK - DIFFERENCES
+    reader.used |= {i for i, token in enumerate(reader.tokens) if token.low in talk}
     stats = {a.stat for a in found}
     for hit in hits:
         outlier_words = hit.stat == "count" or hit.stat == "iqr" and "outliers_iqr" in stats

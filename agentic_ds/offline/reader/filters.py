@@ -22,11 +22,11 @@ from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, num
 from agentic_ds.offline.reader.vocabulary import CLAUSE_WORDS as _CLAUSE_WORDS
 from agentic_ds.offline.reader.vocabulary import COMPARATORS as _COMPARATORS
 from agentic_ds.offline.reader.vocabulary import DROP_WORDS as _DROP_WORDS
+from agentic_ds.offline.reader.vocabulary import EXCLUSIONS, EXCLUSIONS_AFTER, LEAVING, RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.offline.reader.vocabulary import LINK_WORDS as _LINK
 from agentic_ds.offline.reader.vocabulary import MISSING_WORDS as _MISSING_WORDS
 from agentic_ds.offline.reader.vocabulary import OR_MORE as _OR_MORE
 from agentic_ds.offline.reader.vocabulary import OUTLIER_WORDS as _OUTLIER_WORDS
-from agentic_ds.offline.reader.vocabulary import RECORDED, ROW_NOUNS, SIGNS
 from agentic_ds.profiling.model import ColumnProfile
 
 VALUE_KINDS = ("categorical", "boolean", "text", "id")
@@ -111,7 +111,8 @@ def _listed(tokens: Sequence[Token], at: int) -> bool:
 
 def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns: Mapping[str, ColumnProfile],
                   taken: set[int]) -> list[Filter]:
-    """"For cultivar 3", "rating 5": a number right after a column of few values is one of its values."""
+    """"For cultivar 3", "rating 5": a number right after a column of few values is one of its values (kept,
+    or left out: "excluding occupation 1")."""
     found = []
     for mention in mentions:
         column = columns.get(mention.column)
@@ -120,8 +121,25 @@ def level_numbers(tokens: Sequence[Token], mentions: Sequence[Mention], columns:
                 or at in taken or mention.start in taken or not tokens[at].is_number
                 or at + 1 < len(tokens) and tokens[at + 1].low in _UNITS_AFTER):
             continue
-        found.append(Filter(mention.column, "==", tokens[at].value, mention.start, at + 1))
+        excluded = excluded_from(tokens, mention.start, at + 1)       # "excluding occupation 1"
+        start, end = excluded or (mention.start, at + 1)
+        found.append(Filter(mention.column, "!=" if excluded else "==", tokens[at].value, start, end))
     return found
+
+
+def excluded_from(tokens: Sequence[Token], i: int, end: int | None = None) -> tuple[int, int] | None:
+    """The span of the words leaving out the value at `i` (its words, with a column named beside them, end at `end`)
+    with it, else None: said before it ("other than", "apart from the", "leaving out"), after it ("with setosa
+    excluded", "GM aside"), or around it ("leaving the Marketing department aside", "setosa left out")."""
+    lead = i - 1 if i >= 1 and tokens[i - 1].low == "the" else i
+    before = next((lead - len(said) for said in EXCLUSIONS if lead >= len(said) and tuple(
+        t.low for t in tokens[lead - len(said): lead]) == said), None)
+    end = i + 1 if end is None else end
+    after = next((len(said) for said in EXCLUSIONS_AFTER if tuple(t.low for t in tokens[end: end + len(said)]) == said
+                  and (said != ("out",) or lead and tokens[lead - 1].low in LEAVING)), None)
+    if after is not None:
+        return (before if before is not None else lead - (lead > 0 and tokens[lead - 1].low in LEAVING), end + after)
+    return None if before is None else (before, end)
 
 
 def _age_column(tokens: Sequence[Token], said: int, at: int, kinds: Mapping[str, str]) -> Mention | None:

@@ -27,6 +27,7 @@ from agentic_ds.offline.reader.filters import (
 )
 from agentic_ds.offline.reader.mentions import ColumnIndex, find_mentions, sentence_ids, tokenize
 from agentic_ds.offline.reader.mentions import words as split_words
+from agentic_ds.offline.reader.nested import of_group_statistics
 from agentic_ds.offline.reader.slots import (
     asks_from_slots,
     bind_slots,
@@ -70,7 +71,7 @@ class QuestionSpec:
 
     @property
     def columns(self) -> list[str]:
-        named = [c for a in self.asks for c in (a.column, a.second, a.group) if c]
+        named = [c for a in self.asks for c in (a.column, a.second, a.group, a.params.get("over")) if c]
         named += [f.column for f in self.filters]
         derived = {d.name for d in self.derived}
         return list(dict.fromkeys(c for c in named if c not in derived))
@@ -121,6 +122,9 @@ def describe_ask(ask: Ask) -> str:
         subject = f"{label} of `{ask.column}` between the `{ask.group}` groups"
     else:
         subject = f"{label} of `{ask.column}`" if ask.column else label
+    if ask.params.get("over"):          # "the median of the per-firm means of invest"
+        inner = LABELS.get(ask.params["of"], ask.params["of"])
+        return f"the {label} of the per-`{ask.params['over']}` {inner}s of `{ask.column}`"
     if ask.group and ask.extreme:
         word = "highest" if ask.extreme == "max" else "lowest"
         return f"the `{ask.group}` with the {word} {subject}"
@@ -196,7 +200,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
         return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
 
     values = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
-    asks = reader.read()
+    asks = of_group_statistics(reader.read(), tokens, reader.used)
     spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
     verdicts = verdict_slots(focus)
     guessed = asks_from_slots(spec.slots, asks, slot_column, verdicts)[len(asks):]

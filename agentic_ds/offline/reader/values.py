@@ -19,13 +19,12 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter
+from agentic_ds.offline.reader.filters import CODE_NAME, MAX_VALUE_TOKENS, VALUE_KINDS, Filter, excluded_from
 from agentic_ds.offline.reader.mentions import SENTENCE_END, Mention, Token, leading, tokenize
 from agentic_ds.offline.reader.sources import file_nouns
 from agentic_ds.offline.reader.vocabulary import (
     DOUBT_WORDS,
     DROP_WORDS,
-    EXCLUSIONS,
     GENERIC_VALUES,
     MONTHS,
     OPEN_ENDS,
@@ -67,11 +66,12 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             if beside is None and not _stands_alone(tokens, i, width, value, mentioned) or last.get(
                     column, (0,))[0] == i - 1 and tokens[i - 1].low in _RANGE_JOINERS - {"and"}:    # "Fri thru Sun"
                 continue
-            excluded = excluded_from(tokens, i)
+            end = max(i + width, beside.end) if beside else i + width
+            excluded = excluded_from(tokens, i, end)
             joined = i - 1 - (tokens[i - 2].text == ",") if i >= 2 and tokens[i - 1].low in ("and", "or", ",") else -2
             negated = excluded is not None or last.get(column) == (joined, True)    # "excluding Oslo, and Ghent"
-            start = min(excluded if excluded is not None else i, beside.start if beside else i)
-            end = max(i + width, beside.end) if beside else i + width
+            start = min(excluded[0] if excluded is not None else i, beside.start if beside else i)
+            end = max(end, excluded[1]) if excluded is not None else end
             typed = value.casefold() == "true" if columns[column].kind == "boolean" and value.casefold() in (
                 "true", "false") else value
             picked.setdefault(column, []).append((typed, start, end, negated))
@@ -89,13 +89,6 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             found.append(Filter(column, "in", kept, start, end))
         found += [Filter(column, "!=", value, start, end) for value in dropped]
     return found
-
-
-def excluded_from(tokens: Sequence[Token], i: int) -> int | None:
-    """Where the words leaving out the value at `i` start ("other than", "apart from the"), else None."""
-    lead = i - 1 if i >= 1 and tokens[i - 1].low == "the" else i
-    return next((lead - len(said) for said in EXCLUSIONS if lead >= len(said) and tuple(
-        t.low for t in tokens[lead - len(said): lead]) == said), None)
 
 
 def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:

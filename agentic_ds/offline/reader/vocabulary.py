@@ -107,7 +107,12 @@ MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
 RECORDED = frozenset("recorded record given listed reported entered known".split())     # "no sex recorded": missing
 # Words before a value that leave its rows out ("other than Oslo", "apart from the Oslo office", "excl. Oslo").
 EXCLUSIONS = tuple(tuple(said.split("_")) for said in
-                   "other_than apart_from aside_from except_for excl_. not non excluding except without excl".split())
+                   """other_than apart_from aside_from except_for excl_. not non excluding except without excl
+                   leaving_out leave_out leaving_aside setting_aside set_aside putting_aside not_counting
+                   not_including""".split())
+# Said after a value: "with setosa excluded", "GM aside", "setosa left out"; a bare "out" only after a LEAVING word.
+EXCLUSIONS_AFTER = tuple(tuple(said.split("_")) for said in "excluded aside left_out out".split())
+LEAVING = frozenset("leaving leave setting set putting put".split())
 LINK_WORDS = frozenset("is are was were of the a an has have had value values strictly".split())
 CLAUSE_WORDS = frozenset("and or in at for with who which that on during".split())
 GENERIC_VALUES = frozenset("""yes no true false other others none unknown high low medium mid new old all any total na
@@ -193,6 +198,7 @@ ESTIMATE_WORDS = frozenset("regression regress model fit fitted predict forecast
 DOUBT_WORDS = frozenset(set(ONE_WORD_STATS) | set(EXTREMES) | set(SIGNS) | set(METHOD_WORDS) | set(DECADES) | set("""
     which ratio difference differences rise rose increase increased decrease decreased change changed growth grew
     trend cumulative rank ranked ranking list except excepted excl apart excepting exclude excluded excludes
+    aside means medians totals sums variances
     excluding non without complete duplicate duplicates cv times kilograms kilogram kg kgs pounds lbs
     twice half double weighted rolling moving lag lagged first last earliest latest top bottom each every per
     versus vs compared against fisher bartlett kruskal tukey bonferroni logistic odds probability confidence
@@ -208,6 +214,10 @@ DOUBT_PHRASES = (("coefficient", "of", "variation"), ("divided", "by"), ("per", 
 TEST_TALK = frozenset("""significant significantly significance difference differences differ differs different
     independent independence equal equality reject rejected normal normally distributed rank against versus vs
     yates continuity correction tukey tukey's fences two-sided two-tailed associated association related""".split())
+# The results of a per-group statistic, said in the plural ("the median of those firm means"): `nested.py`.
+GROUP_RESULTS = {"means": "mean", "averages": "mean", "medians": "median", "totals": "sum", "sums": "sum",
+                 "maxima": "max", "minima": "min", "maximums": "max", "minimums": "min"}
+DIFFERENCES = frozenset("difference differences differ differs different".split())   # of a test, or derived
 # Words of a z-score's own definition ("standardise x: z = (x - mean) / std"): read with the z rule.
 Z_MARKS = frozenset("z standardise standardize standardised standardized".split())   # a sentence that speaks of z
 Z_TALK = frozenset("""standardise standardize standardised standardized z mean std sd deviation standard""".split())
