@@ -3,7 +3,7 @@ Spector's PSI teaching experiment."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -85,7 +85,7 @@ def bc_pct_malignant(d: Data) -> dict[str, Any]:
 
 @q("group", "breast_cancer", "Average of the 'mean radius' column for each diagnosis?")
 def bc_radius_by_diagnosis(d: Data) -> dict[str, Any]:
-    return {k: v for k, v in d["breast_cancer"].groupby("diagnosis")["mean radius"].mean().items()}
+    return {cast(str, k): v for k, v in d["breast_cancer"].groupby("diagnosis")["mean radius"].mean().items()}
 
 
 @q("test", "breast_cancer",
@@ -157,7 +157,7 @@ def peng_gentoo_female_mass(d: Data) -> dict[str, Any]:
    "Median flipper length per species, please: @adelie[mm] @chinstrap[mm] @gentoo[mm]")
 def peng_median_flipper(d: Data) -> dict[str, Any]:
     med = d["penguins"].groupby("species")["flipper_length_mm"].median()
-    return {k.lower(): v for k, v in med.items()}
+    return {cast(str, k).lower(): v for k, v in med.items()}
 
 
 @q("test", "penguins",

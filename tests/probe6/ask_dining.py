@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 from scipy import stats
@@ -39,7 +39,7 @@ def tips_smoker_welch(d: Data) -> dict[str, Any]:
 @q("group", "tips", "median tip by day of the week (days named as in the day column)? missing tips skipped")
 def tips_median_tip_by_day(d: Data) -> dict[str, Any]:
     t = d["tips"]
-    return {day: v for day, v in t.groupby("day")["tip"].median().items()}
+    return {cast(str, day): v for day, v in t.groupby("day")["tip"].median().items()}
 
 
 @q("derived", "tips",
