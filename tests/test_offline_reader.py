@@ -779,6 +779,10 @@ def test_months_of_a_series_are_counted_as_rows_unless_distinct_is_said(monthly,
     ("Mean bonus with Ghent excluded?", [("city", "!=", "Ghent")]),
     ("Setting aside Krakow, what is the highest salary?", [("city", "!=", "Krakow")]),
     ("Not counting Engineering, what's the average bonus?", [("department", "!=", "Engineering")]),
+    # said after a list, the words leave out the whole list; a value outside the list stays kept
+    ("Mean salary, Oslo and Ghent left out?", [("city", "!=", "Oslo"), ("city", "!=", "Ghent")]),
+    ("Mean salary with Oslo, Krakow and Ghent excluded?", [("city", "!=", v) for v in ("Oslo", "Krakow", "Ghent")]),
+    ("Mean salary in Oslo, with Ghent excluded?", [("city", "==", "Oslo"), ("city", "!=", "Ghent")]),
 ])
 def test_a_value_named_after_an_exclusion_leaves_its_rows_out(profiles, task, filters):
     reading = read_question(task, profiles["emp"])
@@ -914,3 +918,13 @@ def test_a_level_said_as_a_number_after_its_column_is_kept_or_left_out(profiles,
     reading = read_question(task, profiles["stu"])
     assert reading.direct, reading.why_unread()
     assert filters_of(reading.spec) == [("siblings", op, value)]
+
+
+@pytest.mark.parametrize("task", [
+    "Leaving aside missing values, what is the mean bonus?",
+    "Setting aside rows with a missing bonus, what is the mean bonus?",
+])
+def test_missing_values_set_aside_are_dropped_not_counted(profiles, task):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == [("mean", "bonus", "", "", "")] and reading.spec.dropna == "used"

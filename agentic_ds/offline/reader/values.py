@@ -71,6 +71,8 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             joined = i - 1 - (tokens[i - 2].text == ",") if i >= 2 and tokens[i - 1].low in ("and", "or", ",") else -2
             negated = excluded is not None or last.get(column) == (joined, True)    # "excluding Oslo, and Ghent"
             start = min(excluded[0] if excluded is not None else i, beside.start if beside else i)
+            if excluded is not None and excluded[1] > end:   # "Oslo and Ghent left out": said after the whole list
+                start = _negate_listed(picked.get(column, []), tokens, start)
             end = max(end, excluded[1]) if excluded is not None else end
             typed = value.casefold() == "true" if columns[column].kind == "boolean" and value.casefold() in (
                 "true", "false") else value
@@ -89,6 +91,18 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             found.append(Filter(column, "in", kept, start, end))
         found += [Filter(column, "!=", value, start, end) for value in dropped]
     return found
+
+
+def _negate_listed(values: list[tuple[Any, int, int, bool]], tokens: Sequence[Token], start: int) -> int:
+    """Marks left out the values listed right before an exclusion said after the list ("Oslo and Ghent left out",
+    "Oslo, Ghent and Krakow excluded"); returns where the list starts."""
+    for k in range(len(values) - 1, -1, -1):
+        value, first, last, _ = values[k]
+        if last > start or any(t.low not in ("and", "or", ",") for t in tokens[last:start]):
+            break
+        values[k] = (value, first, last, True)
+        start = first
+    return start
 
 
 def _stands_alone(tokens: Sequence[Token], i: int, width: int, value: str, mentioned: set[int]) -> bool:

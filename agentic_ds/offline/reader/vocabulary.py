@@ -100,7 +100,7 @@ OR_MORE = {(joiner, word): op for joiner in ("or", "and") for words, op in (
 SIGNS = {"negative": ("<", 0.0), "positive": (">", 0.0), "nonzero": ("!=", 0.0), "non-zero": ("!=", 0.0)}
 DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude excluding excluded remove removing "
                        "removed skip skipping skipped omit omitting omitted without discard discarding discarded "
-                       "leave".split())
+                       "leave aside".split())
 # Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
 UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
 MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
