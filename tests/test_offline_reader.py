@@ -887,6 +887,8 @@ def test_a_span_of_years_left_out_in_the_middle_is_not_read(quarters):
     ("Compute each city's total bonus; what is the range of these totals?", "range", "sum", "bonus", "city"),
     ("For every level, the median salary; then the standard deviation of those per-level medians (sample sd)?",
      "std", "median", "salary", "level"),
+    # the statistic nearest its "of" is the outer one, not the per-group total before it
+    ("Give each city's total bonus and the largest of those totals.", "max", "sum", "bonus", "city"),
     # with an answer slot: the per-group means fill none, the SD of the column itself is not the answer
     ("For each department take the mean salary; what is the standard deviation of those department means? "
      "@sd_means[value]", "std", "mean", "salary", "department"),
@@ -898,8 +900,22 @@ def test_a_statistic_of_group_statistics_is_one_ask_over_the_groups(profiles, ta
         (stat, column, "", inner, over)]
 
 
+@pytest.mark.parametrize(("task", "asks"), [
+    # the arg-max over the groups, said of their means: the arg-max already read, not a mean of the means
+    ("Mean salary by department; which department has the highest of these means?",
+     [("mean", "salary", "", "department", ""), ("mean", "salary", "", "department", "max")]),
+    # a plural that names the per-group statistic itself
+    ("Salary means by level: which level is lowest?", [("mean", "salary", "", "level", "min")]),
+])
+def test_group_statistics_said_in_the_plural_keep_their_reading(profiles, task, asks):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == asks
+
+
 @pytest.mark.parametrize(("task", "doubt"), [
     ("What is the range of the department means of salary?", "'means'"),      # no per-group ask read to take them from
+    ("What is the mean of the department means of salary?", "no per-group statistic read gives these results"),
     ("How many of the monthly differences in salary exceed a z-score of 2?", "'differences'"),
 ])
 def test_results_of_a_step_not_read_keep_the_reading_from_confidence(profiles, task, doubt):

@@ -200,7 +200,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
         return named[0] if named else reader.column_for(-1, -1, reader.suits("mean"))
 
     values = {name: [str(v) for v, _ in column.top_values] for name, column in columns.items()}
-    asks = of_group_statistics(reader.read(), tokens, reader.used)
+    asks, nested_unread = of_group_statistics(reader.read(), tokens, reader.used)
     spec.filters = named_groups(asks, spec.filters, tokens, reader.used)
     verdicts = verdict_slots(focus)
     guessed = asks_from_slots(spec.slots, asks, slot_column, verdicts)[len(asks):]
@@ -235,6 +235,7 @@ def build_spec(task: str, profile: DataProfile) -> QuestionSpec:
                 and (levels.get(name) or 0) > MAX_TEST_GROUPS}      # not a year, a quarter, a rating or a firm
     spec.doubts = doubts_of(tokens, mentions, taken | reader.used | inside | said_again, spec, measures, files)
     spec.doubts += doubt_of(displaced, "the {} that the words ask for fill no answer slot")
+    spec.doubts += doubt_of(nested_unread, "{}: no per-group statistic read gives these results")
     if constraints.rule_written and not outlier_rule_applied(spec):   # "apply the 1.5 x IQR rule. How many years"
         spec.doubts.append("an outlier rule is stated, but nothing read applies it")
     return spec
