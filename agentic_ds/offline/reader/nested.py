@@ -28,13 +28,13 @@ def of_group_statistics(asks: list[Ask], tokens: Sequence[Token], used: set[int]
     unread: list[str] = []
     for end, token in enumerate(tokens):
         inner_stat = GROUP_RESULTS.get(token.low)
-        pointer = next((k for k in range(end - 1, max(0, end - 1 - POINTER_REACH), -1)
-                        if tokens[k].low in POINTERS), None) if inner_stat else None
-        if inner_stat and (pointer is None or pointer < 1 or tokens[pointer - 1].low != "of"):
+        if inner_stat is None:
+            continue
+        pointer = next((k for k in range(end - 1, max(0, end - 1 - POINTER_REACH), -1) if tokens[k].low in POINTERS),
+                       None)
+        if pointer is None or pointer < 1 or tokens[pointer - 1].low != "of":
             if any(a.group and a.stat == inner_stat for a in asks):     # "salary means by level": that statistic
                 used.add(end)
-            continue
-        if pointer is None:
             continue
         of = pointer - 1
         outers = [a for a in asks if 0 < of - a.position <= OUTER_REACH and a.stat not in ("count", "percent_rows")
