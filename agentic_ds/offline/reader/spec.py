@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentic_ds.offline.profile import readable_files
-from agentic_ds.offline.reader.asks import MAX_TEST_GROUPS, Ask, AskReader
+from agentic_ds.offline.reader.asks import Ask, AskReader
 from agentic_ds.offline.reader.constraints import format_slots, read_constraints, without_slots
 from agentic_ds.offline.reader.derived import Derived, find_derived
 from agentic_ds.offline.reader.doubts import doubt_of, doubts_of, named_groups, outlier_rule_applied, restated
@@ -38,6 +38,7 @@ from agentic_ds.offline.reader.slots import (
     verdict_slots,
 )
 from agentic_ds.offline.reader.sources import Join, choose_sources, file_name, file_nouns
+from agentic_ds.offline.reader.tests import MAX_TEST_GROUPS
 from agentic_ds.offline.reader.values import boolean_flags, named_values, periods, unseen_values, year_ranges
 from agentic_ds.offline.reader.vocabulary import GROUP_TESTS, LABELS
 from agentic_ds.profiling.model import ColumnProfile, DataProfile, FileProfile
