@@ -37,9 +37,8 @@ def of_group_statistics(asks: list[Ask], tokens: Sequence[Token], used: set[int]
                 used.add(end)
             continue
         of = pointer - 1
-        outers = [a for a in asks if 0 < of - a.position <= OUTER_REACH and a.stat not in ("count", "percent_rows")
-                  and not a.second and "of" not in a.params]
-        outer = max(outers, key=lambda a: a.position, default=None)      # the statistic nearest its "of"
+        outer = max((a for a in asks if 0 < of - a.position <= OUTER_REACH and a.stat not in ("count", "percent_rows")
+                     and not a.second and "of" not in a.params), key=lambda a: a.position, default=None)  # nearest
         inner = next((a for a in asks if a.group and a.stat == inner_stat and a is not outer and not a.extreme
                       and not a.second), None)
         if outer is None or inner is None or not inner.column:

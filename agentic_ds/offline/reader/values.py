@@ -72,8 +72,7 @@ def named_values(tokens: Sequence[Token], mentions: Sequence[Mention], columns: 
             negated = excluded is not None or last.get(column) == (joined, True)    # "excluding Oslo, and Ghent"
             start = min(excluded[0] if excluded is not None else i, beside.start if beside else i)
             if excluded is not None and excluded[1] > end:   # "Oslo and Ghent left out": said after the whole list
-                start = _negate_listed(picked.get(column, []), tokens, start)
-            end = max(end, excluded[1]) if excluded is not None else end
+                start, end = _negate_listed(picked.get(column, []), tokens, start), excluded[1]
             typed = value.casefold() == "true" if columns[column].kind == "boolean" and value.casefold() in (
                 "true", "false") else value
             picked.setdefault(column, []).append((typed, start, end, negated))
