@@ -5,10 +5,12 @@ test_security_sandbox_quota.py; there the walk of the folders used to catch it l
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
 from agentic_ds.sandbox import quota_watcher
+from agentic_ds.sandbox.quota import DiskQuota
 from agentic_ds.sandbox.quota_watcher import Armed
 
 MB = 1024 * 1024
@@ -56,3 +58,58 @@ def test_a_filesystem_seen_for_the_first_time_starts_from_its_first_reading(monk
     monkeypatch.setattr(quota_watcher, "_free", lambda folders: next(readings))
     assert quota_watcher._passed([], state) is False
     assert quota_watcher._passed([], state) is (megabytes > 2)
+
+
+def test_a_walk_that_waits_for_the_disk_does_not_put_the_next_one_off(monkeypatch):
+    """Walks are paced by the CPU they cost, not by the time they take: one stalled behind other programs' writes
+    (no CPU spent) must not leave the folders unwalked while a deletion elsewhere hides the sandbox's writes."""
+    state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
+    sizes = iter([10 * MB, 80 * MB])
+    walked = []
+
+    def stalled_walk(folders):
+        walked.append(True)
+        time.sleep(0.05)   # waits, as a walk behind a busy journal does: no CPU
+        return next(sizes)
+
+    monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})   # the free space shows nothing
+    monkeypatch.setattr(quota_watcher, "_blocks", stalled_walk)
+    assert quota_watcher._passed(["unused"], state) is False
+    time.sleep(quota_watcher.POLL_S)
+    assert quota_watcher._passed(["unused"], state) is True   # the very next poll walks again, and sees 80 MB
+    assert len(walked) == 2
+
+
+def test_an_expensive_walk_is_made_less_often(monkeypatch):
+    state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
+    walked = []
+
+    def busy_walk(folders):
+        walked.append(True)
+        end = time.thread_time() + 0.01   # 10 ms of CPU: the next walk waits 200 ms
+        while time.thread_time() < end:
+            pass
+        return 0
+
+    monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})
+    monkeypatch.setattr(quota_watcher, "_blocks", busy_walk)
+    for _ in range(5):
+        quota_watcher._passed(["unused"], state)
+    assert len(walked) == 1 and state.next_walk - time.monotonic() > 0.1
+
+
+def test_the_free_space_a_quota_counts_from_is_read_before_the_walk(tmp_path, monkeypatch):
+    """A write under way when the sandbox was stopped may end during the exact walk. Read before the walk, the free
+    space then counts it as growth still to come; read after, it would be neither in the walk nor in any fall."""
+    quota = DiskQuota(tmp_path, [tmp_path], 64 * MB)
+    free = {"now": 1000 * MB}
+    monkeypatch.setattr(quota, "_free", lambda: {DEV: free["now"]})
+
+    def walk_during_which_a_write_ends():
+        free["now"] -= 4 * MB
+        return 30 * MB
+
+    monkeypatch.setattr(quota, "usage", walk_during_which_a_write_ends)
+    assert quota.confirm() is False
+    budget, counted_from = quota.budget()
+    assert budget == 34 * MB and counted_from == {DEV: 1000 * MB}   # the 4 MB still fall from the watcher's base

@@ -41,15 +41,17 @@ class DiskQuota:
         return total
 
     def begin(self) -> None:
+        free = self._free()
         self.used_at_start = self.usage()
         # A cell is stopped when the folders grow past the quota, and past what they held when it began.
         self.threshold = max(self.quota, self.used_at_start)
-        self._rebase(self.used_at_start)
+        self._rebase(self.used_at_start, free)
 
-    def _rebase(self, used: int) -> None:
-        """Measure growth from now on, the folders holding `used` bytes."""
+    def _rebase(self, used: int, free: dict[int, int]) -> None:
+        """Measure growth from `free`, read before the walk that found `used`: a write that ends during the walk
+        (one under way when the sandbox was stopped) is then counted once or twice, never not at all."""
         self._used_at_base = used
-        self._free_at_base = self._free()
+        self._free_at_base = free
 
     def _free(self) -> dict[int, int]:
         free: dict[int, int] = {}
@@ -68,17 +70,19 @@ class DiskQuota:
     def confirm(self) -> bool:
         """Exact (a walk): True when the work folders are past the threshold. When they are not, the space
         was taken by other programs: growth is measured from here on, so they alone never stop a cell."""
+        free = self._free()
         used = self.usage()
         if used > self.threshold:
             return True
-        self._rebase(used)
+        self._rebase(used, free)
         return False
 
     def allow_more(self, extra: int) -> None:
         """Raise the threshold to what the folders hold now plus `extra` bytes (after a cell was stopped)."""
+        free = self._free()
         used = self.usage()
         self.threshold = max(self.threshold, used) + extra
-        self._rebase(used)
+        self._rebase(used, free)
 
     def over(self) -> int:
         """Bytes over the quota now (0 when under)."""

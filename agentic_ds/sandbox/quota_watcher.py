@@ -10,7 +10,8 @@ cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET THRESHOLD DEV=F
 sandbox once the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free,
 counting every fall of the free space and no rise (space another program frees meanwhile is not room for
 the sandbox), or the folders hold more than THRESHOLD bytes) and `disarm` (answered `disarmed`). Once armed, the
-free space is read every 2 ms, the folders' blocks summed every 5 ms at most; past either, the
+free space is read every 2 ms and the folders' blocks summed as often as 1/20th of a CPU allows (at each poll
+for a few hundred files: another program's deletion within a poll hides a write in the free space); past either, the
 kernel is stopped (SIGSTOP; it cannot start more processes), then every other process of the sandbox
 until no new one appears, and `stopped PID...` is written; the guard does the rest. Runs on the
 standard library and `proctree` only (started by path, it starts in milliseconds); as root, at
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 POLL_S = 0.002
-WALK_EVERY_S = 0.005     # the folders' blocks are summed at most this often...
-WALK_COST_SHARE = 20     # ...and never more than 1/20th of the time (a tree of many files is walked less often)
+WALK_COST_SHARE = 20     # the folders' blocks are summed with at most 1/20th of a CPU: a tree of many files is
+                         # walked less often, and a walk that waits for the disk costs none (it never defers the next)
 
 
 def _load_proctree():   # started by path, not as part of the package (whose imports take half a second)
@@ -85,12 +86,11 @@ def _passed(folders: list[str], armed: Armed) -> bool:
     armed.lost += _fall(_free(folders), armed.free)
     if armed.lost > armed.budget:
         return True
-    now = time.monotonic()
-    if now < armed.next_walk:
+    if time.monotonic() < armed.next_walk:
         return False
+    cpu = time.thread_time()
     used = _blocks(folders)
-    took = time.monotonic() - now
-    armed.next_walk = time.monotonic() + max(WALK_EVERY_S, WALK_COST_SHARE * took)
+    armed.next_walk = time.monotonic() + WALK_COST_SHARE * (time.thread_time() - cpu)
     return used > armed.threshold
 
 
