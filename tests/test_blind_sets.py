@@ -1,5 +1,6 @@
 """The blind question sets written after the held-out one (tests/fresh, tests/probe, tests/probe2, tests/probe3,
-tests/probe4, tests/probe5, tests/probe6): the committed manifests say what their questions compute, and load.
+tests/probe4, tests/probe5, tests/probe6, tests/probe7): the committed manifests say what their questions compute,
+and load.
 
 The data is materialized afresh (tests/heldout/materialize.py) into a temporary folder once, every answer of each
 set is recomputed, and each committed manifest line must equal the line tests/fresh/build.py would write now.
@@ -27,6 +28,8 @@ from tests.probe5 import questions as probe5_questions
 from tests.probe5 import registry as probe5_registry
 from tests.probe6 import questions as probe6_questions
 from tests.probe6 import registry as probe6_registry
+from tests.probe7 import questions as probe7_questions
+from tests.probe7 import registry as probe7_registry
 
 HERE = Path(__file__).parent
 FRESH = checks.QuestionSet(folder=HERE / "fresh", questions=fresh_questions.QUESTIONS, kinds=fresh_registry.KINDS,
@@ -49,6 +52,9 @@ PROBE5 = checks.QuestionSet(folder=HERE / "probe5", questions=probe5_questions.Q
 PROBE6 = checks.QuestionSet(folder=HERE / "probe6", questions=probe6_questions.QUESTIONS, kinds=probe6_registry.KINDS,
                             manifests=probe6_registry.manifests, min_questions=100,
                             build_hint="tests/fresh/build.py probe6")
+PROBE7 = checks.QuestionSet(folder=HERE / "probe7", questions=probe7_questions.QUESTIONS, kinds=probe7_registry.KINDS,
+                            manifests=probe7_registry.manifests, min_questions=100,
+                            build_hint="tests/fresh/build.py probe7")
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +64,8 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3, PROBE4, PROBE5, PROBE6],
-                ids=["fresh", "probe", "probe2", "probe3", "probe4", "probe5", "probe6"])
+@pytest.fixture(params=[FRESH, PROBE, PROBE2, PROBE3, PROBE4, PROBE5, PROBE6, PROBE7],
+                ids=["fresh", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7"])
 def question_set(request: pytest.FixtureRequest) -> checks.QuestionSet:
     chosen: checks.QuestionSet = request.param
     return chosen
