@@ -509,16 +509,19 @@ def test_every_value_of_a_column_with_few_values_is_known_so_a_rare_one_is_read(
 
 
 @pytest.mark.parametrize("task", ["How many employees have no city recorded?",
-                                  "How many rows of employees.csv have no recorded city?"])
+                                  "How many rows of employees.csv have no recorded city?",
+                                  "No. of employees with an unrecorded city?",
+                                  "how many staff have an unreported city"])
 def test_rows_with_nothing_recorded_for_a_column_are_its_missing_values(profiles, task):
     reading = read_question(task, profiles["emp"])
     assert reading.direct, reading.why_unread()
     assert asks_of(reading.spec) == [("missing", "city", "", "", "")]
 
 
-def test_rows_ignored_for_nothing_recorded_drop_that_column_s_missing_values(profiles):
-    spec = build_spec("What is the median bonus per department, ignoring employees with no bonus recorded?",
-                      profiles["emp"])
+@pytest.mark.parametrize("task", ["What is the median bonus per department, ignoring employees with no bonus recorded?",
+                                  "Median bonus per department, employees with an unrecorded bonus left out"])
+def test_rows_ignored_for_nothing_recorded_drop_that_column_s_missing_values(profiles, task):
+    spec = build_spec(task, profiles["emp"])
     assert spec.confident, spec.doubts
     assert spec.dropna == ["bonus"]
 

@@ -23,6 +23,7 @@ from agentic_ds.offline.reader.vocabulary import (
     CALENDAR_UNITS,
     EXTREMES,
     GROUP_PHRASES,
+    MISSING_WORDS,
     NUMERIC_STATS,
     ONE_WORD_STATS,
     RATE_WORDS,
@@ -309,10 +310,10 @@ class AskReader:
             column = self.column_for(after, sentence, self.suits("nunique"), nouns=True)
             return Ask("nunique", column, position=hit.position, sentence=sentence)
         missing = next((j for j in range(after, min(len(self.tokens), after + 5))
-                        if self.tokens[j].low in ("missing", "null", "empty", "blank")), None)
+                        if self.tokens[j].low in MISSING_WORDS), None)
         if missing is not None and all(self.tokens[j].low in _BEFORE_MISSING or j == after
                                        for j in range(after, missing)):
-            self.use(after, missing + 1)       # "how many missing", "how many penguins have a missing sex"
+            self.use(after, missing + 1)       # "how many missing", "how many penguins have a missing (unrecorded) sex"
             column = self.column_for(missing, sentence, self.suits("missing"), nouns=True)
             return Ask("missing", column, position=hit.position, sentence=sentence)
         unrecorded = self._unrecorded(after)

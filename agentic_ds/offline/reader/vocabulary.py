@@ -103,7 +103,7 @@ DROP_WORDS = frozenset("ignore ignoring ignored drop dropping dropped exclude ex
                        "leave aside".split())
 # Words before a value the profile does not list ("customers from Norway", "between Atlantic Refining and ...").
 UNSEEN_LEADS = frozenset("from in at for between and versus vs among within".split())
-MISSING_WORDS = frozenset("missing null nulls nan na empty blank".split())
+MISSING_WORDS = frozenset("missing null nulls nan na empty blank unrecorded unreported".split())
 RECORDED = frozenset("recorded record given listed reported entered known".split())     # "no sex recorded": missing
 # Words before a value that leave its rows out ("other than Oslo", "apart from the Oslo office", "excl. Oslo").
 EXCLUSIONS = tuple(tuple(said.split("_")) for said in
