@@ -947,3 +947,16 @@ def test_missing_values_set_aside_are_dropped_not_counted(profiles, task):
     reading = read_question(task, profiles["emp"])
     assert reading.direct, reading.why_unread()
     assert asks_of(reading.spec) == [("mean", "bonus", "", "", "")] and reading.spec.dropna == "used"
+
+
+@pytest.mark.parametrize(("task", "expected"), [
+    ("In which department is years_experience longest on average?",
+     ("mean", "years_experience", "", "department", "max")),
+    ("Which city has the heaviest training load (training_hours) on average?",
+     ("mean", "training_hours", "", "city", "max")),
+    ("Among the departments, which one has the smallest total bonus?", ("sum", "bonus", "", "department", "min")),
+])
+def test_which_group_is_highest_said_with_an_adjective_or_which_one_of_a_named_group(profiles, task, expected):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == [expected]

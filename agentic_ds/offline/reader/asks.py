@@ -174,8 +174,9 @@ class AskReader:
             if word in SUPERLATIVES and self.tokens[j - 1].low == "the" and self.tokens[j - 2].low in WITH_WORDS:
                 owner = [m for m in self.by_sentence.get(sentence, []) if j - 5 <= m.end <= j - 2]
                 group = pick(owner[-1:], self.groupable)
-                if group is not None:
-                    self.used |= {*range(group.start, group.end), *range(j - 2, j + 1)}
+                if group is not None:     # "among the firms, which one has the smallest ...": "which" asks for it
+                    which = {k for k in range(group.end, j - 2) if self.tokens[k].low in ("which", "what")}
+                    self.used |= {*range(group.start, group.end), *range(j - 2, j + 1), *which}
                     return group.column, SUPERLATIVES[word], j
         return "", "", -1
 

@@ -35,8 +35,9 @@ SPECIAL = frozenset({"corr", "normality", "outliers", "ttest", "linreg", "chi2",
 MANY_REGRESSORS = frozenset("multiple multivariate together jointly covariates regressors controlling".split())
 TESTS = NORMALITY_TESTS | CORRELATIONS | GROUP_TESTS | {"chi2", "paired", "linreg"}
 EXTREMES = {**dict.fromkeys("""highest largest biggest greatest most maximum max top best higher larger bigger greater
-    more warmest peak""".split(), "max"), **dict.fromkeys("""lowest smallest least fewest minimum min worst bottom lower
-    smaller fewer less narrowest lightest coldest""".split(), "min")}
+    more warmest peak heaviest longest tallest widest hottest""".split(), "max"), **dict.fromkeys("""lowest smallest
+    least fewest minimum min worst bottom lower smaller fewer less narrowest lightest coldest shortest""".split(),
+    "min")}
 # Without a "which X", "the highest salary" is the maximum of salary.
 SUPERLATIVES = {word: EXTREMES[word] for word in ("highest", "largest", "biggest", "greatest", "lowest", "smallest")}
 GROUP_PHRASES = (("groupby",), ("group", "by"), ("for", "each"), ("for", "every"), ("in", "each"), ("within", "each"),
