@@ -960,3 +960,10 @@ def test_which_group_is_highest_said_with_an_adjective_or_which_one_of_a_named_g
     reading = read_question(task, profiles["emp"])
     assert reading.direct, reading.why_unread()
     assert asks_of(reading.spec) == [expected]
+
+
+def test_which_period_is_highest_within_a_window_of_that_same_period(yearly):
+    reading = read_question("Which year from 1901 to 1950 had the highest SUNACT?", yearly["sun"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == [("mean", "SUNACT", "", "YEAR", "max")]
+    assert filters_of(reading.spec) == [("YEAR", ">=", 1901), ("YEAR", "<=", 1950)]

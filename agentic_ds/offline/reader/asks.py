@@ -94,6 +94,7 @@ class AskReader:
         for mention in self.mentions:
             self.by_sentence.setdefault(sentences[mention.start], []).append(mention)
         self.starting = {m.start: m for m in self.mentions}
+        self.filtering = {m.start: m for m in mentions if m.start not in self.starting}   # a filter's columns
         self.ending = {m.end: m for m in self.mentions}
         self.ranges: dict[int, tuple[int, int]] = {}
         for i, sentence in enumerate(sentences):        # (first, one past the last) token of each sentence
@@ -162,7 +163,8 @@ class AskReader:
         for i in range(first, last):
             if self.tokens[i].low not in ("which", "what") or i in self.taken:
                 continue
-            group = pick(self.near(i + 1, i + 3), self.groupable)
+            group = pick(self.near(i + 1, i + 3), self.groupable) or pick(   # "which year from 1800 to 1850 had"
+                [self.filtering[p] for p in range(i + 1, i + 4) if p in self.filtering], self.groupable)
             if group is None:
                 continue
             for j in range(group.end, min(last, group.end + LOOKAHEAD)):
