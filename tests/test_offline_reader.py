@@ -696,6 +696,8 @@ def test_the_z_rule_uses_the_standard_deviation_it_names_and_leaves_other_senten
     # a statistic explained by its definition is that one statistic, not two more
     ("Bonus range (max minus min), 2dp.", [("range", "bonus", None)]),
     ("Range of salary, i.e. highest - lowest?", [("range", "salary", None)]),
+    ("Interquartile range of bonus (Q3 minus Q1)?", [("iqr", "bonus", None)]),
+    ("salary interquartile range (q3 - q1), 1 dp", [("iqr", "salary", None)]),
 ])
 def test_shorthand_and_a_statistic_s_own_definition_read_as_the_statistic(profiles, task, asks):
     reading = read_question(task, profiles["emp"])

@@ -32,6 +32,8 @@ def stat_hits(tokens: Sequence[Token], taken: set[int]) -> list[Hit]:
                            (1, _one(said[0])))
         if (stat, said[1], _one(said[2])) in (("max", "minus", "min"), ("max", "-", "min")):
             width, stat = 3, "range"              # "(max minus min)": the range, said by its definition
+        elif said[:3] in (["q3", "minus", "q1"], ["q3", "-", "q1"]) and any(h.stat == "iqr" for h in hits[-2:]):
+            width, stat = 3, "iqr"                # "the interquartile range (Q3 minus Q1)": said again
         if stat is None and tokens[i].low[:1] == "p" and tokens[i].low[1:].isdigit() and len(tokens[i].low) <= 3:
             hits.append(Hit("percentile", i, 1, float(tokens[i].low[1:])))
         elif stat == "percentile":
