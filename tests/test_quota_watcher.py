@@ -81,21 +81,25 @@ def test_a_walk_that_waits_for_the_disk_does_not_put_the_next_one_off(monkeypatc
 
 
 def test_an_expensive_walk_is_made_less_often(monkeypatch):
+    clock = {"wall": 100.0, "cpu": 0.0}
+    fake_time = type("FakeTime", (), {"monotonic": staticmethod(lambda: clock["wall"]),
+                                      "thread_time": staticmethod(lambda: clock["cpu"])})
     state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
     walked = []
 
     def busy_walk(folders):
-        walked.append(True)
-        end = time.thread_time() + 0.01   # 10 ms of CPU: the next walk waits 200 ms
-        while time.thread_time() < end:
-            pass
+        walked.append(clock["wall"])
+        clock["wall"] += 0.01
+        clock["cpu"] += 0.01          # 10 ms of CPU: the next walk waits 20 times that
         return 0
 
+    monkeypatch.setattr(quota_watcher, "time", fake_time)
     monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})
     monkeypatch.setattr(quota_watcher, "_blocks", busy_walk)
-    for _ in range(5):
+    for _ in range(120):              # 240 ms of polls
         quota_watcher._passed(["unused"], state)
-    assert len(walked) == 1 and state.next_walk - time.monotonic() > 0.1
+        clock["wall"] += quota_watcher.POLL_S
+    assert len(walked) == 2 and walked[1] - walked[0] >= 0.2
 
 
 def test_the_free_space_a_quota_counts_from_is_read_before_the_walk(tmp_path, monkeypatch):
