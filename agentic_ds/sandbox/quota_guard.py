@@ -3,7 +3,7 @@ the CLI's event loop.
 
 While a cell runs, a watcher process (`quota_watcher`, its own interpreter: it never waits for the
 CLI's) reads the free space of the work folders' filesystems every 2 ms (`statvfs`, constant time),
-and sums their blocks every few ms (files other programs delete give free space back).
+and sums their blocks at every poll that 1/20th of a CPU allows (files other programs delete give free space back).
 When the folders may have grown past the quota, it stops every process of the sandbox with SIGSTOP
 (the kernel first, then the sweep's own set: cgroup members and descendants of the sandbox's root,
 never found by name), and only then does this guard's thread measure the growth exactly: a false
