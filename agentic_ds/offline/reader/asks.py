@@ -35,6 +35,7 @@ from agentic_ds.offline.reader.vocabulary import (
 
 FEW_LEVELS = 20            # ... and "by" it (a quarter, a 1-5 rating), where "by" also reads "regressed by"
 MEASURED = frozenset("value values readings reading measurements observations records entries".split())
+_WHICH = ("which", "what")    # "which X has the highest ...": the question asks for a group's name
 _BEFORE_MISSING = frozenset({"have", "has", "had", "with", "a", "an", "no", "missing", "of", "values", "value"})
 _COUNT_WORDS = (("how", "many"), ("number", "of"), ("no", ".", "of"), ("count", "the"), ("all",), ("over", "all"),
                 ("across", "all"))
@@ -161,7 +162,7 @@ class AskReader:
         """(group column, extreme, position) of "which X has the highest ...", or ("", "", -1)."""
         first, last = self.ranges.get(sentence, (0, 0))
         for i in range(first, last):
-            if self.tokens[i].low not in ("which", "what") or i in self.taken:
+            if self.tokens[i].low not in _WHICH or i in self.taken:
                 continue
             group = pick(self.near(i + 1, i + 3), self.groupable) or pick(   # "which year from 1800 to 1850 had"
                 [self.filtering[p] for p in range(i + 1, i + 4) if p in self.filtering], self.groupable)
@@ -177,7 +178,7 @@ class AskReader:
                 owner = [m for m in self.by_sentence.get(sentence, []) if j - 5 <= m.end <= j - 2]
                 group = pick(owner[-1:], self.groupable)
                 if group is not None:     # "among the firms, which one has the smallest ...": "which" asks for it
-                    which = {k for k in range(group.end, j - 2) if self.tokens[k].low in ("which", "what")}
+                    which = {k for k in range(group.end, j - 2) if self.tokens[k].low in _WHICH}
                     self.used |= {*range(group.start, group.end), *range(j - 2, j + 1), *which}
                     return group.column, SUPERLATIVES[word], j
         return "", "", -1
@@ -210,7 +211,7 @@ class AskReader:
             hits = [h for h in hits if h.position not in self.used]
         hits = self._counts_of_columns(sorted(hits, key=lambda h: h.position))
         asks: list[Ask] = []
-        which = sorted({self.sentences[i] for i, t in enumerate(self.tokens) if t.low in ("which", "what")
+        which = sorted({self.sentences[i] for i, t in enumerate(self.tokens) if t.low in _WHICH
                         and i not in self.taken})[:MAX_HITS]          # sentences that may ask "which X ..."
         for sentence in sorted({self.sentences[h.position] for h in hits} | set(which)):
             asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
