@@ -25,6 +25,11 @@ the system text, then the messages). `uncached_in` splits the input no earlier r
 request it lies in: the system text (an agent's own instructions after the shared context), the tool declarations,
 or the messages (the per-call part, and what is new in a turn: the model's last reply and the tool results). No
 order of the system text and tools can serve the last: 1 minus it bounds the provider-cache share of these calls.
+`reuse_bound` bounds every cache, not only prefix caches: the share of the input that is either in the prefix an
+earlier request shares or a line an earlier request of the run sent whole, wherever it stood. What it leaves out was
+sent for the first time in that run (the data, the model's replies, the tool results, each role's instructions once),
+and no order or cache of the same calls can serve it. `in messages` (and `max_stage_message_tokens`) is a stage's
+input outside the system text and the tool declarations: what its calls would cost if both were empty.
 
     .venv/bin/python bench/cassettes.py              # the recorded requests; writes `## cassettes` of BENCHMARKS.md
     .venv/bin/python bench/cassettes.py --replay     # ... and the current code's (minutes a cassette)
@@ -32,7 +37,8 @@ order of the system text and tools can serve the last: 1 minus it bounds the pro
 
 Last line: `cassettes: runs=N calls=C input_tokens=T same_agent_share=S provider_cache_share=P tools_first=F
 same_agent_ceiling=X
-max_stage_calls=M (run stage) max_stage_tokens=K (run stage) uncached_in=system:A,tools:B,messages:C` (of the
+max_stage_calls=M (run stage) max_stage_tokens=K (run stage) max_stage_message_tokens=K (run stage) reuse_bound=R
+uncached_in=system:A,tools:B,messages:C` (of the
 replayed requests with `--replay`, else of the recorded ones).
 """
 
@@ -153,6 +159,10 @@ class Tally:
     cache_chars: int = 0   # shared with any earlier request of the run
     tools_first_chars: int = 0   # the same, with every request in Anthropic's order (tools before the system text)
     first_chars: int = 0   # input of an agent's first request: no earlier request of it to share a prefix with
+    # what any cache could serve at most: the provider-cache prefix, plus every line sent whole in an earlier request
+    # of the run, wherever it stood there or stands here
+    reuse_chars: int = 0
+    message_chars: int = 0   # input in the messages: what the calls cost with no system text and no tool declarations
     # input no earlier request shares, by the part of the request it lies in (system text, tools, messages)
     uncached: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
 
@@ -165,6 +175,7 @@ class Tally:
                       "messages": (request.messages_at, len(current))}
             for part, (start, end) in bounds.items():
                 self.uncached[part] += max(0, end - max(start, cached))
+            self.message_chars += len(current) - request.messages_at
         if previous is not None:
             self.prefix_chars += shared_length(previous, current)
         else:
@@ -177,6 +188,8 @@ class Tally:
         self.cache_chars += other.cache_chars
         self.tools_first_chars += other.tools_first_chars
         self.first_chars += other.first_chars
+        self.reuse_chars += other.reuse_chars
+        self.message_chars += other.message_chars
         for part in PARTS:
             self.uncached[part] += other.uncached[part]
 
@@ -197,6 +210,10 @@ class Tally:
         return self.tools_first_chars / self.input_chars if self.input_chars else 0.0
 
     @property
+    def reuse_bound(self) -> float:
+        return self.reuse_chars / self.input_chars if self.input_chars else 0.0
+
+    @property
     def ceiling(self) -> float:
         """The same-agent share if every request after an agent's first were served from the cache whole."""
         return 1 - self.first_chars / self.input_chars if self.input_chars else 0.0
@@ -211,15 +228,31 @@ def measure(requests: list[Sent] | list[Recorded]) -> dict[str, Tally]:
     sent = [r if isinstance(r, Sent) else recorded_requests([r])[0] for r in requests]
     stages: dict[str, Tally] = {}
     previous: dict[str, str] = {}
+    lines_sent: set[str] = set()
     for position, request in enumerate(sent):
         cached = max((shared_length(earlier.text, request.text) for earlier in sent[:position]), default=0)
         tally = stages.setdefault(stage_of(request.scope), Tally())
         tally.add(request.text, previous.get(request.agent), cached, request)
+        tally.reuse_chars += reusable(request.text, cached, lines_sent)
         reordered = request.tools_first
         tally.tools_first_chars += max((shared_length(earlier.tools_first, reordered) for earlier in sent[:position]),
                                        default=0)
         previous[request.agent] = request.text
     return stages
+
+
+def reusable(text: str, cached: int, lines_sent: set[str]) -> int:
+    """The most of `text` any cache could serve: its first `cached` characters (the prefix an earlier request
+    shares), and after them each line that an earlier request sent whole (its newline included), in any position.
+    Adds the request's lines to `lines_sent`."""
+    served, start = cached, 0
+    for line in text.split("\n"):
+        end = min(start + len(line) + 1, len(text))
+        if end > cached and line in lines_sent:
+            served += end - max(start, cached)
+        lines_sent.add(line)
+        start = end
+    return served
 
 
 @dataclass
@@ -237,14 +270,16 @@ class RunFigures:
 
 
 def table(runs: list[RunFigures]) -> list[str]:
-    lines = ["| cassette | stage | model calls | input tokens | same-agent share | provider-cache share |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = ["| cassette | stage | model calls | input tokens | in messages | same-agent share | provider-cache share "
+             "| reuse bound |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+
+    def cells(t: Tally) -> str:
+        return (f"{t.calls} | {t.tokens:,} | {t.message_chars // CHARS_PER_TOKEN:,} | {t.share:.2f} | "
+                f"{t.cache_share:.2f} | {t.reuse_bound:.2f} |")
+
     for run in runs:
-        total = run.total
-        lines.append(f"| **{run.name}** ({run.ending}) | all | {total.calls} | {total.tokens:,} | {total.share:.2f} "
-                     f"| {total.cache_share:.2f} |")
-        lines += [f"| | {stage} | {t.calls} | {t.tokens:,} | {t.share:.2f} | {t.cache_share:.2f} |"
-                  for stage, t in run.stages.items()]
+        lines.append(f"| **{run.name}** ({run.ending}) | all | {cells(run.total)}")
+        lines += [f"| | {stage} | {cells(t)}" for stage, t in run.stages.items()]
     return lines
 
 
@@ -255,11 +290,14 @@ def summary(runs: list[RunFigures]) -> str:
     stages = [(t, f"{run.name} {stage}") for run in runs for stage, t in run.stages.items() if stage != "(root)"]
     calls = max(stages, key=lambda s: s[0].calls, default=(Tally(), "-"))
     tokens = max(stages, key=lambda s: s[0].tokens, default=(Tally(), "-"))
+    messages = max(stages, key=lambda s: s[0].message_chars, default=(Tally(), "-"))
     return (f"cassettes: runs={len(runs)} calls={overall.calls} input_tokens={overall.tokens} "
             f"same_agent_share={overall.share:.3f} provider_cache_share={overall.cache_share:.3f} "
             f"tools_first={overall.tools_first_share:.3f} "
             f"same_agent_ceiling={overall.ceiling:.3f} max_stage_calls={calls[0].calls} ({calls[1]}) "
-            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) uncached_in=" +
+            f"max_stage_tokens={tokens[0].tokens} ({tokens[1]}) "
+            f"max_stage_message_tokens={messages[0].message_chars // CHARS_PER_TOKEN} ({messages[1]}) "
+            f"reuse_bound={overall.reuse_bound:.3f} uncached_in=" +
             ",".join(f"{part}:{overall.uncached[part] / max(overall.input_chars, 1):.3f}" for part in PARTS))
 
 
@@ -298,7 +336,11 @@ DEFINITIONS = (
     "the messages); what lies in the messages (per-call parts, each turn's new replies and tool results) no order of "
     "system text and tools can serve, so 1 minus it bounds the provider-cache share of the same calls. "
     "`same_agent_ceiling`: the same-agent share if every request after an "
-    "agent's first were served whole. Runs answered by the offline model (fixtures) say so; their figures are not a "
+    "agent's first were served whole. **Reuse bound**: the share of the input that is either in the prefix an earlier "
+    "request shares or a line an earlier request of the run sent whole, in any position: no cache of any kind can "
+    "serve more of these calls, since the rest was sent for the first time in the run. **In messages**: a stage's "
+    "input outside the system text and tool declarations, what its calls would cost if both were empty. "
+    "Runs answered by the offline model (fixtures) say so; their figures are not a "
     "capable model's."
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentic_ds.testing.cassette import CassetteWriter, read_cassette
 from agentic_ds.testing.chat_request import read_request
-from bench.cassettes import measure, replayed_requests, serialise, shared_length
+from bench.cassettes import measure, replayed_requests, reusable, serialise, shared_length
 from tests.relay_support import body, call_and_result
 
 
@@ -52,3 +52,25 @@ def test_the_provider_cache_share_counts_a_head_shared_with_another_agents_earli
     assert root.uncached["tools"] == 0 and root.uncached["messages"] == 2 * len("user: go")
     assert root.uncached["system"] + root.uncached["messages"] == root.input_chars - root.cache_chars
     assert shared_length("abcx", "abcy") == 3 and shared_length("ab", "abc") == 2 and shared_length("", "a") == 0
+
+
+def test_the_reuse_bound_counts_lines_sent_earlier_in_any_position_and_never_first_sent_text():
+    def sent(agent: str, system: str, user: str) -> dict:
+        return {"messages": [{"role": "system", "content": f"Shared\n{system}\n\nYour internal name is \"{agent}\"."},
+                             {"role": "user", "content": user}]}
+
+    # The reviewer's request holds the planner's lines in another order, then lines no request sent before.
+    bodies = [sent("plan_maker", "alpha\nbeta", "go"), sent("plan_reviewer", "beta\nalpha", "go\nnew")]
+    requests = replayed_requests(bodies, ["", ""])
+    (root,) = measure(requests).values()
+    second = requests[1].text
+    assert second.startswith("system: Shared\nbeta\nalpha\n")
+    head = len("system: Shared\n")   # the prefix the planner's request shares
+    fresh = len('Your internal name is "plan_reviewer".\n') + len("new")
+    assert root.cache_chars == head and root.reuse_chars == len(second) - fresh
+    assert root.message_chars == len("user: go") + len("user: go\nnew")
+    assert 0 < root.cache_share < root.reuse_bound < 1
+    # a megabyte of lines: one pass; served whole once every line was sent, a prefix never counted twice
+    big = "\n".join(f"row {n}" for n in range(100_000))
+    lines: set[str] = set()
+    assert reusable(big, 0, lines) == 0 and reusable(big, 5, lines) == len(big)
