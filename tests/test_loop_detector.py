@@ -96,6 +96,20 @@ def test_same_tool_call_in_a_row_with_any_argument_order():
     assert signal.what == canonical_call("run_python", {"code": "x", "timeout": 5})
 
 
+def test_the_same_calls_of_one_response_again_and_again_are_a_loop_in_any_order():
+    """Two files read in one response, lost to compaction, read again: call by call the reads alternate."""
+    detector = LoopDetector(repeats=3)
+    a, b = ("read_file", {"path": "outputs/01-audit.json"}), ("read_file", {"path": "outputs/02-answer.json"})
+    assert detector.on_tool_calls([a, b]) is None and detector.on_tool_calls([b, a]) is None
+    signal = detector.on_tool_calls([a, b])
+    assert signal is not None and signal.kind == "repeated_tool_call" and signal.count == 3
+    assert "01-audit.json" in signal.what and "02-answer.json" in signal.what
+    # another set of calls in between restarts the count; a subset is another step
+    detector = LoopDetector(repeats=3)
+    for calls in ([a, b], [a, b], [a], [a, b], [a, b], [b]):
+        assert detector.on_tool_calls(calls) is None
+
+
 def test_similar_but_different_tool_calls_are_not_a_loop():
     detector = LoopDetector(repeats=3)
     signals = [detector.on_tool_call("read_file", {"path": f"stages/01/cell_{i:03d}.out.txt"}) for i in range(10)]

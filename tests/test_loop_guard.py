@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from google.adk.agents import LlmAgent, SequentialAgent
 from google.adk.apps import App
+from google.adk.models import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
@@ -73,6 +74,22 @@ async def test_repeated_tool_call_gets_a_divergence_instruction_then_the_turn_en
     assert session.state[state.WARNINGS] == guard.warnings
     assert final_texts(events, "next") == ["the orchestrator went on"]
     assert (guard.divergences, guard.stops) == (1, 1)
+
+
+async def test_the_same_two_reads_in_every_response_get_a_divergence_instruction_then_the_turn_ends():
+    """An agent that asks for two files at once, every time (its context compacted away what it read), loops:
+    call by call its reads alternate, response by response they repeat."""
+    both = LlmResponse(content=types.Content(role="model", parts=[
+        types.Part(function_call=types.FunctionCall(name="read_file", args={"path": f"outputs/{name}.json"}))
+        for name in ("audit", "answer")]))
+    model = ScriptedLlm(name="checker", script=[both] * 4)
+    guard = LoopGuard(repeats=3)
+    events, session = await run_app(LlmAgent(name="checker", model=model, tools=[read_file]), guard)
+    model.assert_complete()
+    assert "LOOP DETECTED (checker)" in model.request_text(3) and "outputs/answer.json" in model.request_text(3)
+    assert sum(1 for e in events for r in e.get_function_responses()) == 6   # the 4th response never ran
+    assert final_texts(events, "checker") == guard.warnings and "tool call 4 times" in guard.warnings[0]
+    assert (guard.divergences, guard.stops) == (1, 1) and session.state[state.WARNINGS] == guard.warnings
 
 
 async def test_a_different_approach_after_the_instruction_is_not_stopped():

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -275,7 +276,13 @@ class LoopDetector:
         return signal
 
     def on_tool_call(self, name: str, args: Any) -> LoopSignal | None:
-        return self.calls.observe(canonical_call(name, args))
+        return self.on_tool_calls([(name, args)])
+
+    def on_tool_calls(self, calls: Sequence[tuple[str, Any]]) -> LoopSignal | None:
+        """The tool calls of one response, as one step: the same calls as the responses before it (in any order)
+        repeat, so a model that reads two files, loses them to compaction and reads both again is caught; counted
+        call by call, the two would alternate and never repeat in a row."""
+        return self.calls.observe(" + ".join(sorted(canonical_call(name, args) for name, args in calls)))
 
     def on_read(self, name: str, args: Any) -> LoopSignal | None:
         """A call that pages through a file counts toward paging; any other call (acting) ends the run of reads.

@@ -170,16 +170,17 @@ class LoopGuard(BasePlugin):
             signals.append(detector.end_text())
             if not detector.text.looping:
                 watch.warned.discard("repeated_text")
-            for part in parts:
-                if part.function_call:
-                    name, args = part.function_call.name or "", part.function_call.args or {}
-                    call_signal = detector.on_tool_call(name, args)
-                    if call_signal is None:
-                        watch.warned.discard("repeated_tool_call")
-                    read_signal = detector.on_read(name, args)
-                    if read_signal is None:
-                        watch.warned.discard("repeated_reading")
-                    signals += [call_signal, read_signal]
+            calls = [(p.function_call.name or "", p.function_call.args or {}) for p in parts if p.function_call]
+            if calls:
+                call_signal = detector.on_tool_calls(calls)
+                if call_signal is None:
+                    watch.warned.discard("repeated_tool_call")
+                signals.append(call_signal)
+            for name, args in calls:
+                read_signal = detector.on_read(name, args)
+                if read_signal is None:
+                    watch.warned.discard("repeated_reading")
+                signals.append(read_signal)
         stop = False
         for signal in dict.fromkeys(s for s in signals if s):  # one reaction per distinct signal
             stop = self._on_signal(agent, watch, signal) or stop
