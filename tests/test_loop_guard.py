@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from google.adk.agents import LlmAgent, SequentialAgent
+from google.adk.agents import LlmAgent, ParallelAgent, SequentialAgent
 from google.adk.apps import App
 from google.adk.models import LlmResponse
 from google.adk.runners import Runner
@@ -92,6 +92,35 @@ async def test_the_same_two_reads_in_every_response_get_a_divergence_instruction
     assert (guard.divergences, guard.stops) == (1, 1) and session.state[state.WARNINGS] == guard.warnings
 
 
+async def test_a_checker_that_reads_the_same_files_in_each_of_its_runs_is_not_looping():
+    """Run after every stage, each time with a context of its own, a checker starts with the same reads."""
+    both = LlmResponse(content=types.Content(role="model", parts=[
+        types.Part(function_call=types.FunctionCall(name="read_file", args={"path": f"outputs/{name}.json"}))
+        for name in ("audit", "answer")]))
+    model = ScriptedLlm(name="checker", script=[both, text("all criteria met")] * 4)
+    checker = LlmAgent(name="checker", model=model, tools=[read_file])
+    root = SequentialAgent(name="root", sub_agents=[checker.clone(), checker.clone(), checker.clone(), checker.clone()])
+    events, session = await run_app(root, LoopGuard(repeats=3))
+    model.assert_complete()
+    assert final_texts(events, "checker") == ["all criteria met"] * 4
+    assert not any("LOOP DETECTED" in model.request_text(n) for n in range(8))
+
+
+async def test_agents_of_one_name_on_two_branches_are_watched_apart():
+    """Stages under way at once run a coder each, under the same name: their calls are not one agent's."""
+    coders = []
+    for stage in ("s1", "s2"):
+        model = ScriptedLlm(name=f"coder-{stage}", script=[call("run_python", code="df.head()")] * 2 + [text("ok")])
+        coders.append((model, SequentialAgent(name=stage, sub_agents=[
+            LlmAgent(name="coder", model=model, tools=[run_python])])))
+    guard = LoopGuard(repeats=3)
+    events, session = await run_app(ParallelAgent(name="stages", sub_agents=[c[1] for c in coders]), guard)
+    for model, _ in coders:
+        model.assert_complete()
+        assert not any("LOOP DETECTED" in model.request_text(n) for n in range(3))
+    assert guard.divergences == 0 and final_texts(events, "coder") == ["ok", "ok"]
+
+
 async def test_a_different_approach_after_the_instruction_is_not_stopped():
     model = ScriptedLlm(
         name="coder",
@@ -125,7 +154,7 @@ async def test_raised_tool_errors_count_and_the_guard_does_not_swallow_them():
         await run_app(LlmAgent(name="coder", model=model, tools=[explode]), guard)
     except FileNotFoundError:
         pass  # ADK propagates an unhandled tool exception; the guard only observes it
-    assert guard._watches["coder"].detector.errors.count == 1
+    assert guard._watches[("", "coder")].detector.errors.count == 1
 
 
 async def test_repeated_passage_across_responses_diverges_then_stops():
@@ -207,3 +236,26 @@ async def test_paging_through_one_file_without_acting_is_stopped_and_acting_rese
     await run_app(analyst, guard)
     model.assert_complete()
     assert guard.divergences == 0 and guard.stops == 0
+
+
+async def test_a_stop_in_a_structured_agent_is_kept_in_the_stored_state_when_its_answer_is_asked_again():
+    """The stop's text is no valid JSON, so the structured agent is asked again; ADK dropped the event the stop
+    wrote its warning into. The warning must still reach the stored session, from which run.json is decided."""
+    from pydantic import BaseModel
+
+    from agentic_ds.testing.scripted import as_json
+    from agentic_ds.workflow.structured import StructuredAgent
+
+    class Verdict(BaseModel):
+        ok: bool
+
+    model = ScriptedLlm(name="checker", script=[call("run_python", code="df.head()")] * 4 + [as_json({"ok": True})])
+    checker = StructuredAgent(name="checker", model=model, tools=[run_python], output_schema=Verdict,
+                              output_key="verdict")
+    guard = LoopGuard(repeats=3)
+    events, stored = await run_app(checker, guard)
+    model.assert_complete()
+    assert any("invalid structured output (attempt 1)" in (e.content.parts[0].text or "") for e in events
+               if e.content and e.content.parts)
+    assert guard.stops == 1 and stored.state["verdict"] == {"ok": True}
+    assert stored.state[state.WARNINGS] == guard.warnings

@@ -267,6 +267,12 @@ class LoopDetector:
         self.errors = ConsecutiveRepeatDetector("repeated_error", repeats)
         self.reads = ConsecutiveRepeatDetector("repeated_reading", pages)
 
+    def new_run(self) -> None:
+        """The agent runs again, with a context of its own: the same calls as its last run are no loop (a checker
+        reads the same files after every stage). The same passage or the same error again still is."""
+        self.calls.reset()
+        self.reads.reset()
+
     def on_text(self, chunk: str) -> LoopSignal | None:
         return self.text.feed(chunk)
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
+from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.models import LlmRequest, LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
@@ -69,6 +70,10 @@ def stop_message(agent: str, signal: LoopSignal) -> str:
     return f"Agent '{agent}' was stopped for looping: {signal.describe()}"
 
 
+def _key(context: CallbackContext | ToolContext) -> tuple[str, str]:
+    return context.branch or "", context.agent_name
+
+
 @dataclass
 class _Watch:
     """What the guard knows about one agent."""
@@ -106,12 +111,14 @@ class LoopGuard(BasePlugin):
         self.warnings: list[str] = []
         self.divergences = 0           # instructions injected
         self.stops = 0                 # turns ended
-        self._watches: dict[str, _Watch] = {}
+        # One watch per run of an agent, on its branch: stages under way at once run agents of the same name.
+        self._watches: dict[tuple[str, str], _Watch] = {}
 
-    def _watch(self, agent: str) -> _Watch:
-        if agent not in self._watches:
-            self._watches[agent] = _Watch(LoopDetector(self.min_chars, self.repeats, self.pages))
-        return self._watches[agent]
+    def _watch(self, context: CallbackContext | ToolContext) -> _Watch:
+        key = _key(context)
+        if key not in self._watches:
+            self._watches[key] = _Watch(LoopDetector(self.min_chars, self.repeats, self.pages))
+        return self._watches[key]
 
     # -- reacting to a signal ----------------------------------------------------------------------
     def _on_signal(self, agent: str, watch: _Watch, signal: LoopSignal) -> bool:
@@ -126,7 +133,7 @@ class LoopGuard(BasePlugin):
         return True
 
     def _stop(self, agent: str, context: CallbackContext | ToolContext) -> LlmResponse:
-        watch = self._watches.pop(agent)  # a fresh watch if the agent runs again later
+        watch = self._watches.pop(_key(context))  # a fresh watch if the agent runs again later
         signal = watch.stop_signal
         assert signal is not None
         message = stop_message(agent, signal)
@@ -138,11 +145,19 @@ class LoopGuard(BasePlugin):
 
     # -- ADK hooks ---------------------------------------------------------------------------------
     @_never_raise
+    async def before_agent_callback(self, *, agent: BaseAgent, callback_context: CallbackContext) -> None:
+        """A new run of an agent: its calls are counted afresh (see `LoopDetector.new_run`)."""
+        watch = self._watches.get(_key(callback_context))
+        if watch is not None:
+            watch.detector.new_run()
+            watch.warned -= {"repeated_tool_call", "repeated_reading"}
+
+    @_never_raise
     async def before_model_callback(
         self, *, callback_context: CallbackContext, llm_request: LlmRequest
     ) -> LlmResponse | None:
         agent = callback_context.agent_name
-        watch = self._watch(agent)
+        watch = self._watch(callback_context)
         if watch.stop_signal is not None:
             return self._stop(agent, callback_context)
         if watch.pending_instruction:
@@ -155,7 +170,7 @@ class LoopGuard(BasePlugin):
         self, *, callback_context: CallbackContext, llm_response: LlmResponse
     ) -> LlmResponse | None:
         agent = callback_context.agent_name
-        watch = self._watch(agent)
+        watch = self._watch(callback_context)
         detector = watch.detector
         parts = llm_response.content.parts if llm_response.content and llm_response.content.parts else []
         texts = [part.text for part in parts if part.text and not part.thought]
@@ -190,7 +205,7 @@ class LoopGuard(BasePlugin):
 
     async def _on_tool_result(self, tool: BaseTool, tool_context: ToolContext, error: str | None) -> None:
         agent = tool_context.agent_name
-        watch = self._watch(agent)
+        watch = self._watch(tool_context)
         signal = watch.detector.on_tool_result(tool.name, error)
         if signal is None:
             watch.warned.discard("repeated_error")

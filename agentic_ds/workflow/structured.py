@@ -21,6 +21,7 @@ from google.genai import types
 from pydantic import BaseModel, ValidationError
 from typing_extensions import override
 
+from agentic_ds import state as S
 from agentic_ds.workflow.loops import status_event
 
 # What the run records when the agent gave no valid answer after its retries: a state delta.
@@ -115,9 +116,12 @@ class StructuredAgent(LlmAgent):
                     yield event
             except (ValidationError, ValueError) as exc:
                 problem = _describe(exc, schema)
+                # ADK raised before yielding the answer's event, and dropped the state its callbacks wrote into it
+                # (a loop guard's warning, kept only in memory): the run's warnings go into this event instead.
+                kept = {S.WARNINGS: ctx.session.state[S.WARNINGS]} if S.WARNINGS in ctx.session.state else {}
                 yield status_event(
                     ctx, self.name, f"invalid structured output (attempt {attempt + 1}): {problem}",
-                    **{error_key(self.name): problem},
+                    **{error_key(self.name): problem, **kept},
                 )
                 continue
             if ctx.session.state.get(key) is None:
