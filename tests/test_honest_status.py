@@ -103,6 +103,18 @@ async def test_simple_retry_is_told_why_an_answer_did_not_stand_and_then_complet
     assert "plan.json is missing" not in report and "| 1 | Answer the task | approved | 2 |" in report
 
 
+async def test_a_link_the_code_planted_is_a_warning_in_the_status_of_run_json_and_of_the_report(tmp_path):
+    """The sandbox refuses to follow a link executed code planted and says so: a warning, which the status both
+    the report and run.json give must count (it counted only in run.json's list of warnings)."""
+    plant = MEANS_CODE + "import os\nos.symlink('/etc/hostname', 'outputs/hostname.txt')\n"
+    scripts = simple([call("run_python", code=plant), text("done")], [validated()])
+    outcome, _ = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, mode="simple",
+                                    settings=ONE_ATTEMPT)
+    record = assert_outcome(outcome, RunStatus.COMPLETED_WITH_WARNINGS, "warning:", "outputs/hostname.txt")
+    assert any("outputs/hostname.txt" in warning for warning in record["warnings"])
+    assert record["final_answer"]["asks"][0]["answered"]
+
+
 # -- orchestrated mode -----------------------------------------------------------------------------------
 async def test_a_checker_citing_a_missing_file_does_not_end_the_run_early(tmp_path):
     scripts = happy_scripts()

@@ -10,7 +10,7 @@ summary_agent. The status stands on the last answer given, as code and judge lef
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 
 from google.adk.agents import BaseAgent, InvocationContext, LlmAgent
 from google.adk.agents.callback_context import CallbackContext
@@ -74,24 +74,28 @@ def answer_check(state: SessionState) -> AnswerCheck | None:
         return None
 
 
-def run_facts(state: SessionState, mode: str) -> evidence_status.RunFacts:
-    """What the status rests on, as the session state holds it."""
+def run_facts(state: SessionState, mode: str, findings: Sequence[str] = ()) -> evidence_status.RunFacts:
+    """What the status rests on, as the session state holds it, and what the sandbox found executed code planting
+    (`CodeRunner.findings`, a warning each)."""
     stop = state.get(S.STOP)
     ceiling = None
     if isinstance(stop, dict) and stop.get("status"):
         ceiling = (RunStatus.of(stop.get("status"), RunStatus.FAILED), str(stop.get("reason") or "the run stopped"))
     execution = state.get(S.LAST_EXECUTION) or {}
+    warnings = [str(w) for w in state.get(S.WARNINGS) or []]
+    warnings += [finding for finding in findings if finding not in warnings]
     return evidence_status.RunFacts(
-        mode=mode, check=answer_check(state), stop=ceiling, warnings=[str(w) for w in state.get(S.WARNINGS) or []],
+        mode=mode, check=answer_check(state), stop=ceiling, warnings=warnings,
         stages=stages_in(state.get(S.STAGES)) if mode != "simple" else [],
         criteria=criteria_in(state.get(S.CRITERIA)) if mode != "simple" else [],
         last_error=str(execution.get("error") or "") if isinstance(execution, dict) else "",
     )
 
 
-def decided(state: SessionState, mode: str) -> tuple[evidence_status.Verdict, FinalAnswer | None]:
+def decided(state: SessionState, mode: str, findings: Sequence[str] = ()
+            ) -> tuple[evidence_status.Verdict, FinalAnswer | None]:
     """The run's verdict, and its final answer with the verdict's confidence."""
-    verdict = evidence_status.decide(run_facts(state, mode))
+    verdict = evidence_status.decide(run_facts(state, mode, findings))
     return verdict, evidence_status.apply(read_model(FinalAnswer, state.get(S.FINAL_ANSWER)), verdict)
 
 
@@ -110,7 +114,7 @@ class EvidenceCheck(BaseAgent):
             delta[S.STAGES] = stages_out([stage])
             if stage.dir:
                 _write_result(self.services.workspace, stage, answer_check(state))
-        verdict, final = decided(state, self.mode)
+        verdict, final = decided(state, self.mode, self.services.code_runner.findings)
         delta[S.FINAL_ANSWER] = final.model_dump(mode="json") if final is not None else None
         delta.update({S.RUN_STATUS: verdict.status, S.STATUS_REASON: verdict.reason})
         yield status_event(ctx, self.name, f"status: {verdict.status} - {verdict.reason}", **delta)

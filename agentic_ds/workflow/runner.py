@@ -273,7 +273,7 @@ async def _finish(
 
     # The same decision `evidence_check` made, again over the final state: a stop after it (a signal while the
     # report was written) counts too.
-    verdict, final = decided(state, request.mode)
+    verdict, final = decided(state, request.mode, assembled.services.code_runner.findings if assembled else ())
     status, reason = verdict.status, verdict.reason
     record.end_attempt(status, reason)
     record.clock(time.perf_counter() - started)
