@@ -103,6 +103,19 @@ async def test_simple_retry_is_told_why_an_answer_did_not_stand_and_then_complet
     assert "plan.json is missing" not in report and "| 1 | Answer the task | approved | 2 |" in report
 
 
+async def test_a_summary_that_states_another_status_in_the_reports_own_form_is_corrected(tmp_path):
+    """The summarizer copies the report's status line with a status of its own: the report shows the run's one."""
+    scripts = simple([call("run_python", code=MEANS_CODE), text("done")],
+                     [validated("South has the highest mean price (27.5).")])
+    scripts["summary_agent"] = [text("## Answer\nSouth, 27.5.\n\n**Run status:** `completed` - every ask answered")]
+    outcome, _ = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, mode="simple",
+                                    settings=ONE_ATTEMPT)
+    assert_outcome(outcome, RunStatus.INCOMPLETE)
+    report = report_of(outcome)
+    assert "`completed`" not in report and report.count("**Run status:**") == 1
+    assert "## Answer\nSouth, 27.5." in report
+
+
 async def test_a_link_the_code_planted_is_a_warning_in_the_status_of_run_json_and_of_the_report(tmp_path):
     """The sandbox refuses to follow a link executed code planted and says so: a warning, which the status both
     the report and run.json give must count (it counted only in run.json's list of warnings)."""

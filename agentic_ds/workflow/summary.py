@@ -25,10 +25,18 @@ def status_of(state: SessionState) -> tuple[RunStatus, str]:
 
 
 def ensure_status_line(report: str, status: str, reason: str) -> str:
-    """The report must state the run's status; add it when the model did not."""
+    """The report must state the run's status; add it when the model did not. A line in this status line's own
+    form that names another status (a model copies the form, with a status of its own or one from before the
+    decision) is dropped: the report never shows two."""
+    own = STATUS_LINE.format(status=status)
+    head = STATUS_LINE.split("`", 1)[0]
+    lines = report.splitlines()
+    kept = [line for line in lines if not line.startswith(head) or line.startswith(own)]
+    if len(kept) < len(lines):
+        report = "\n".join(kept)
     if f"`{status}`" in report or f"status: {status}" in report.lower():
         return report
-    return f"{report.rstrip()}\n\n{STATUS_LINE.format(status=status)} - {reason}\n"
+    return f"{report.rstrip()}\n\n{own} - {reason}\n"
 
 
 def write_report_md(services: RunServices, state: SessionState) -> None:
