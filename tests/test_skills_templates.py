@@ -212,6 +212,8 @@ CASES: dict[str, tuple[str, str, str, dict]] = {
     "tiny_compare": ("group-comparisons", "compare_groups", TINY, {"value_col": "revenue", "group_col": "region"}),
     "tiny_ols": ("regression", "ols_regression", TINY, {"target": "revenue"}),
     "tiny_trend": ("time-series", "trend_seasonality", TINY, {"date_col": "order_date", "value_col": "revenue"}),
+    "weekly_trend": ("time-series", "trend_seasonality", "inputs/weeks.csv",
+                     {"date_col": "day", "value_col": "revenue", "freq": "W"}),
     "tiny_classification": ("classification", "classification_baseline", TINY, {"target": "plan"}),
 }
 
@@ -236,6 +238,9 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
     library = SkillLibrary.load(default_skills_dir())
     base = tmp_path_factory.mktemp("skills-runs")
     make_tiny(data_root / "tiny.csv")
+    # The same revenue every day from a Sunday to a Tuesday: a first week of one day and a last week of two.
+    pd.DataFrame({"day": pd.date_range("2023-01-01", "2023-04-04"), "revenue": 100.0}).to_csv(
+        data_root / "weeks.csv", index=False)
     pd.DataFrame({"region": ["North", "South", "East", "West"], "staff": [12, 30, 21, 8],
                   "climate": ["cold", "warm", "mild", "mild"]}).to_csv(data_root / "regions.csv", index=False)
     env = {"PATH": os.environ.get("PATH", ""), "MPLBACKEND": "Agg", "HOME": str(base), "PYTHONHASHSEED": "0"}
@@ -244,7 +249,7 @@ def runs(frame, tmp_path_factory) -> dict[str, Run]:
         skill, template, data_path, params = CASES[case]
         run_dir = base / case
         (run_dir / "inputs").mkdir(parents=True)
-        for name in ("sales.csv", "tiny.csv", "regions.csv"):
+        for name in ("sales.csv", "tiny.csv", "regions.csv", "weeks.csv"):
             (run_dir / "inputs" / name).write_bytes((data_root / name).read_bytes())
         code = library.render(skill, template, data_path=data_path, result_path=f"outputs/{case}.json",
                               fig_prefix=f"figures/{case}", **params)
@@ -531,6 +536,16 @@ def test_trend_finds_the_planted_upward_trend(runs):
     result = result_of(runs, "trend_seasonality")
     assert result["freq"] == "M" and result["trend_slope_per_period"] > 0 and result["trend_p_value"] < 0.05
     assert result["seasonality"]["by"] == "month of year"
+
+
+def test_weeks_the_data_covers_in_part_are_left_out_of_the_trend(runs):
+    """Weeks run Monday to Sunday: the data's first day is a Sunday and its last a Tuesday. Kept in, the one-day
+    first week made a flat series look like it grew sevenfold."""
+    result = result_of(runs, "weekly_trend")
+    assert (result["freq"], result["first_period"], result["last_period"]) == ("W", "2023-01-02", "2023-03-27")
+    assert result["periods"] == 13 and result["pct_change"] == 0 and result["first_value"] == 700
+    assert any("first week (2022-12-26)" in n for n in result["notes"])
+    assert any("last week (2023-04-03)" in n for n in result["notes"])
 
 
 def test_kmeans_profiles_cover_every_row(runs, frame):
