@@ -200,3 +200,14 @@ def test_a_model_with_no_known_price_makes_the_cost_unknown_never_zero(tmp_path)
     assert "cost unknown" in header and "$0.00" not in header
     assert "<h1>Revenue drivers by region</h1>" in header
     assert view.cost_text == "cost unknown"
+
+
+def test_an_answer_written_as_a_list_is_shown_as_one_and_its_html_is_escaped(tmp_path):
+    """The validator's answer to a "what drives" question is a markdown list: it reads as a list, not as one line
+    of "- " runs, and markup in it stays text."""
+    answer = "- West leads: 412.50 per sale\n- East <b>trails</b>: 300.10 per sale"
+    run = make_run(tmp_path, final_answer={"valid": True, "answer": answer, "confidence": "high"})
+    html = render_html(load_run_view(run))
+    box = html.split('<div class="answer-box', 1)[1].split("</div>\n", 2)[0]
+    assert "<li>West leads: 412.50 per sale</li>" in box and "<li>East &lt;b&gt;trails&lt;/b&gt;: 300.10" in box
+    assert "<b>" not in box and "- West" not in box

@@ -81,6 +81,9 @@ def _context(view: RunView) -> dict[str, Any]:
         "status_meaning": fmt.STATUS_MEANING.get(view.status, ""),
         "confidence_rule": CONFIDENCE_RULE,
         "report_html": markdown.render(view.report_text, top_heading=2) if view.report_text else None,
+        # The answer is the validator's markdown (a list, for a question with several findings): rendered, as
+        # the report's sections are, not shown as one run-on line.
+        "answer_html": markdown.render(view.final_answer.answer, top_heading=4) if view.final_answer else "",
         "stages": stages,
         "extra_figures": [_figure(f, view.root) for f in view.extra_figures],
         "caveats": _caveats(view),
