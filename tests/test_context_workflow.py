@@ -203,3 +203,35 @@ async def test_a_looping_coder_is_redirected_then_stopped_and_the_run_goes_on_wi
     assert [s["status"] for s in record["stages"]] == ["approved", "approved"]   # stage 2 still ran
     assert record["context"]["loop_divergences"] == 1 and record["context"]["loop_stops"] == 1
     assert any("stopped for looping" in w for w in record["warnings"]), record["warnings"]
+
+
+async def test_a_compaction_that_summarizes_everything_still_shows_the_result_of_the_newest_call(tmp_path):
+    """When even the newest cell does not fit beside the summary, the summary would swallow the output of the cell
+    the coder just ran, and a coder
+    that cannot see what its last call did runs it again. The call and its result come back after the summary,
+    within the budget."""
+    scripts = happy_scripts()
+    coder = []
+    for stage in (1, 2):
+        # tables ten times as long: the newest cell with its output does not fit next to the summary
+        coder += [honest(call("run_python", code=table_code(stage, cell).replace("size=(24", "size=(240")))
+                  for cell in range(CELLS)]
+        coder.append(honest(text(f"stage {stage} done")))
+    scripts["coding_agent"] = coder
+    printed = "stages/02-mean-price-by-region/cell_001.out.txt: total=2000.5"
+    scripts["criteria_checker"] = [criteria(False, "not yet"), criteria(True, printed)]
+    scripts["answer_validator"] = [validated("The mean price table totals 2000.5 in stage 2.", asks=[
+        {"id": "a1", "answered": True, "answer": "highest mean price: total=2000.5", "files": []}])]
+    settings = Settings(context=ContextSettings(budget_tokens=BUDGET, keep_recent_events=1))
+    outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, settings=settings)
+    assert outcome.status == "completed", outcome.reason
+    model = models["coding_agent"]
+    assert max(count_tokens(None, r) for r in model.requests) <= BUDGET
+    record = json.loads((outcome.workspace.root / "run.json").read_text())["context"]
+    assert record["compactions"] > 0 and record["over_budget_calls"] == 0
+    for cell in range(1, CELLS):   # request `cell` follows the run of cell - 1: it ends with that call's result
+        *_, ran, result = model.requests[cell].contents
+        (code,) = [p.function_call.args["code"] for p in ran.parts or [] if p.function_call]
+        (output,) = [p.function_response.response for p in result.parts or [] if p.function_response]
+        assert f"rng = np.random.default_rng({100 + cell - 1})" in code
+        assert f"outputs/stage1_cell{cell - 1}.csv total={1000 + cell - 1}.5" in json.dumps(output)

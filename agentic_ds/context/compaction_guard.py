@@ -9,7 +9,9 @@ the request actually about to be sent (`count_tokens`) and, when it is over the 
 pairing, the config's summarizer, an `EventCompaction` event appended through
 `session_service.append_event`, so it is persisted), then replaces the compacted history in this
 request with the summary. It compacts down to about 3/4 of the budget (the newest events that fit stay
-verbatim), so the turn goes on for a while before the next compaction, and drops the compacted events
+verbatim; when not even the newest tool call and its result fit, they come back after the summary in this
+request, their long texts cut to the room left), so the turn goes on for a while before the next compaction,
+and drops the compacted events
 from the in-memory session (`session.db` keeps them), so a long turn's per-call cost stays flat. In a
 run the guard gets the config itself and the App none, so ADK's own trigger stays off (see below).
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
@@ -139,6 +142,7 @@ class CompactionGuard(BasePlugin):
         else:
             old = await content_history(ctx)
         history: list[Event] | None = visible_history(ctx)
+        last = last_exchange(history or [])
         fixed = tokens - sum(count_content(model, content) for content in llm_request.contents)
         room = int(budget * (COMPACT_TO_SHARE - SUMMARY_SHARE)) - fixed
         kept = retention_within(history or [], model, room, config.event_retention_size or 0)
@@ -164,7 +168,63 @@ class CompactionGuard(BasePlugin):
         if spliced is None:
             return False
         llm_request.contents = spliced
+        if last is not None and last[1] not in spliced:
+            llm_request.contents += within(model, budget - count_tokens(model, llm_request), last)
         return True
+
+
+def last_exchange(history: list[Event]) -> tuple[types.Content, types.Content] | None:
+    """The newest tool call and its result (two contents), when the history ends with a result."""
+    if not history or not history[-1].content or not history[-1].get_function_responses():
+        return None
+    answered = {r.id for r in history[-1].get_function_responses()}
+    for event in reversed(history[:-1]):
+        if event.content and any(call.id in answered for call in event.get_function_calls()):
+            return event.content, history[-1].content
+    return None
+
+
+def within(model: str | None, room: int, exchange: tuple[types.Content, types.Content]) -> list[types.Content]:
+    """The exchange again, its result's long texts cut until it fits `room` tokens (the call's own arguments too,
+    only when that is not enough); [] when even short cuts do not fit.
+
+    A summary leaves out what the newest call returned, and an agent that cannot see the result of the call it
+    just made makes it again: in this request (not in the session) the call and its result come back after the
+    summary, as much of them as the budget still has room for."""
+    call, result = exchange
+    limits = (None, 4000, 2000, 1000, 500, 250)
+    for copy in [*([call, _cut(result, n)] for n in limits), *([_cut(call, n), _cut(result, n)] for n in limits)]:
+        if sum(count_content(model, content) for content in copy) <= room:
+            return copy
+    return []
+
+
+def _cut(content: types.Content, limit: int | None) -> types.Content:
+    """`content` with the strings of its tool calls' arguments and tool results cut to `limit` characters."""
+    if limit is None:
+        return content
+    parts = []
+    for part in content.parts or []:
+        if part.function_call:
+            call = part.function_call.model_copy(update={"args": _shorter(part.function_call.args, limit)})
+            part = part.model_copy(update={"function_call": call})
+        if part.function_response:
+            response = part.function_response.model_copy(
+                update={"response": _shorter(part.function_response.response, limit)})
+            part = part.model_copy(update={"function_response": response})
+        parts.append(part)
+    return content.model_copy(update={"parts": parts})
+
+
+def _shorter(value: Any, limit: int) -> Any:
+    """`value` with every string longer than `limit` cut to its first `limit` characters, saying so."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else f"{value[:limit]}... [cut: {len(value):,} characters in all]"
+    if isinstance(value, dict):
+        return {key: _shorter(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shorter(item, limit) for item in value]
+    return value
 
 
 def _agent_name(ctx: InvocationContext) -> str:
