@@ -200,6 +200,8 @@ def test_a_200_kb_reply_is_capped_and_every_prompt_stays_within_the_budget(tmp_p
     assert any("was cut to" in event["text"] for event in run.kinds("warning"))
     assert run.record["context"]["max_prompt_tokens"] <= 8000
     assert run.record["context"]["over_budget_calls"] == 0
+    # compacted every call or so, the coder still sees its newest run (cut to fit) and never runs it again
+    assert run.record["context"]["loop_stops"] == 0 and not run.record["warnings"]
     assert len(run.report_md) < 60_000
     assert max(len(seen.body.__repr__()) for seen in server.seen) < 8000 * 6
     completed(run)  # the answer comes from the files the code wrote, which no runaway reply touched

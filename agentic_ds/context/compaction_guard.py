@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
@@ -40,6 +39,7 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
 from agentic_ds.adk_private import content_history, events_to_compact, in_branch, replace_session_events
+from agentic_ds.context.cut import shorter
 from agentic_ds.context.per_call import is_per_call
 from agentic_ds.context.tokens import count_content, count_tokens
 from agentic_ds.workflow.stage_scope import root_session
@@ -206,25 +206,14 @@ def _cut(content: types.Content, limit: int | None) -> types.Content:
     parts = []
     for part in content.parts or []:
         if part.function_call:
-            call = part.function_call.model_copy(update={"args": _shorter(part.function_call.args, limit)})
+            call = part.function_call.model_copy(update={"args": shorter(part.function_call.args, limit)})
             part = part.model_copy(update={"function_call": call})
         if part.function_response:
             response = part.function_response.model_copy(
-                update={"response": _shorter(part.function_response.response, limit)})
+                update={"response": shorter(part.function_response.response, limit)})
             part = part.model_copy(update={"function_response": response})
         parts.append(part)
     return content.model_copy(update={"parts": parts})
-
-
-def _shorter(value: Any, limit: int) -> Any:
-    """`value` with every string longer than `limit` cut to its first `limit` characters, saying so."""
-    if isinstance(value, str):
-        return value if len(value) <= limit else f"{value[:limit]}... [cut: {len(value):,} characters in all]"
-    if isinstance(value, dict):
-        return {key: _shorter(item, limit) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_shorter(item, limit) for item in value]
-    return value
 
 
 def _agent_name(ctx: InvocationContext) -> str:

@@ -27,6 +27,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentic_ds.context.cut import cut_from
 from agentic_ds.offline.planner.methods import Method, Roles, candidate_methods
 from agentic_ds.offline.planner.plan import REPLAN_STAGES, PlannedStep, plan_for
 from agentic_ds.offline.profile import encoding_of, is_groupable, of_kind, primary_file, readable_files
@@ -216,7 +217,7 @@ def coding_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
 def _already_run(req: ParsedRequest, code: str, retrying: bool) -> bool:
     """Run in a call this request shows, or, on a retry, part of the stage's code run so far (tail-clipped)."""
     shown = req.text_of("previous_code") if retrying else ""
-    ran = any(ex.name == "run_python" and ex.args.get("code") == code for ex in req.exchanges)
+    ran = any(ex.name == "run_python" and cut_from(str(ex.args.get("code")), code) for ex in req.exchanges)
     return ran or bool(shown) and code.strip()[-_TAIL_CHARS:] in shown
 
 
@@ -226,11 +227,10 @@ def _next_action(req: ParsedRequest, steps: list[Step], retrying: bool) -> Reply
     for step in steps:
         outcome = StepOutcome(step.title)
         outcomes.append(outcome)
-        codes = {a.code: a for a in step.attempts}
-        mine = [ex for ex in turn_runs if ex.args.get("code") in codes]
+        mine = [(ex, attempt) for ex in turn_runs for attempt in step.attempts
+                if cut_from(str(ex.args.get("code")), attempt.code)]   # a compacted request may show it cut
         errors: list[str] = []
-        for run in mine:
-            attempt = codes[str(run.args["code"])]
+        for run, attempt in mine:
             if run.response is None:
                 return Reply.say("Waiting for the last run to finish.")
             if not run.response.get("ok"):
