@@ -918,6 +918,20 @@ def test_group_statistics_said_in_the_plural_keep_their_reading(profiles, task, 
     assert asks_of(reading.spec) == asks
 
 
+@pytest.mark.parametrize(("task", "asks"), [
+    # "which ... is highest" says no statistic: the one the sentence before named for that column and group
+    ("Median salary for each department; which department is highest?",
+     [("median", "salary", "", "department", ""), ("median", "salary", "", "department", "max")]),
+    # bonus is an amount, whose default is its total: the average named before is what is compared
+    ("Average bonus by level. Which level is lowest?",
+     [("mean", "bonus", "", "level", ""), ("mean", "bonus", "", "level", "min")]),
+])
+def test_which_group_is_highest_after_a_per_group_statistic_compares_that_statistic(profiles, task, asks):
+    reading = read_question(task, profiles["emp"])
+    assert reading.direct, reading.why_unread()
+    assert asks_of(reading.spec) == asks
+
+
 @pytest.mark.parametrize(("task", "doubt"), [
     ("What is the range of the department means of salary?", "'means'"),      # no per-group ask read to take them from
     ("What is the mean of the department means of salary?", "no per-group statistic read gives these results"),

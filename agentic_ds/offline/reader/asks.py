@@ -73,6 +73,10 @@ def _counts_rows(tokens: Sequence[Token], start: int) -> bool:
     return any(tuple(t.low for t in tokens[at - len(w): at]) == w for w in _COUNT_WORDS if at >= len(w))
 
 
+# Statistics a per-group ask names that a later "which group is highest?" without one of its own means too.
+CARRIED_STATS = frozenset({"mean", "median", "sum", "std", "var", "min", "max", "percentile"})
+
+
 class AskReader:
     """Builds the asks of a question from its tokens, mentions and constraints; `used` holds the tokens it read."""
 
@@ -214,7 +218,7 @@ class AskReader:
         which = sorted({self.sentences[i] for i, t in enumerate(self.tokens) if t.low in _WHICH
                         and i not in self.taken})[:MAX_HITS]          # sentences that may ask "which X ..."
         for sentence in sorted({self.sentences[h.position] for h in hits} | set(which)):
-            asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence])
+            asks += self._sentence_asks(sentence, [h for h in hits if self.sentences[h.position] == sentence], asks)
         unique: dict[tuple[Any, ...], Ask] = {}
         for ask in asks:        # each once: by statistic, columns, grouping and rank
             if ask.stat and (ask.column or ask.stat in ("count", "percent_rows")):
@@ -239,7 +243,7 @@ class AskReader:
                 kept.append(hit)
         return kept
 
-    def _sentence_asks(self, sentence: int, hits: list[Hit]) -> list[Ask]:
+    def _sentence_asks(self, sentence: int, hits: list[Hit], earlier: Sequence[Ask] = ()) -> list[Ask]:
         from agentic_ds.offline.reader.tests import special_asks
 
         group, extreme, at = self.which_group(sentence)
@@ -257,7 +261,8 @@ class AskReader:
             # the highest proportion of women with affairs > 0") is not computed: its word stays unread, in doubt
             if self.filtered:
                 self.used -= {a.position for a in plain if a.stat == "percent_rows"}
-            plain = [a for a in plain if a.stat != "percent_rows"] or [self._default_extreme(at, sentence, group)]
+            plain = [a for a in plain if a.stat != "percent_rows"] or [
+                self._default_extreme(at, sentence, group, earlier)]
             for ask in plain:
                 ask.group, ask.extreme = group, extreme
                 if ask.column == group:
@@ -350,12 +355,18 @@ class AskReader:
         self.use(at, end)
         return named.column
 
-    def _default_extreme(self, at: int, sentence: int, group: str) -> Ask:
-        """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean."""
+    def _default_extreme(self, at: int, sentence: int, group: str, earlier: Sequence[Ask] = ()) -> Ask:
+        """"Which X has the most orders": count rows; "the highest revenue": sum of an amount, else the mean; "the
+        median price for each category; which category is highest?": the statistic an earlier sentence named for
+        the same column (and group), not a default of its own."""
         column = self.column_for(at, sentence, self.suits("mean"), (group,))
         named_after = any(m.start > at and self.numeric(m.column) for m in self.by_sentence.get(sentence, []))
         if not column or not named_after and self.tokens[at].low in ("most", "fewest", "least"):
             return Ask("count", "", position=at, sentence=sentence)
+        said = [a for a in earlier if a.column == column and not a.second and a.stat in CARRIED_STATS]
+        named = next((a for a in reversed(said) if a.group == group), said[-1] if said else None)
+        if named is not None:
+            return Ask(named.stat, column, params=dict(named.params), position=at, sentence=sentence)
         low = column.lower()
         additive = any(word in low for word in ADDITIVE) and not any(word in low for word in RATE_WORDS)
         return Ask("sum" if additive else "mean", column, position=at, sentence=sentence)
