@@ -89,11 +89,13 @@ def honest(step):
     return run
 
 
-async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summary(tmp_path):
+def table_scripts(rows: int = 24) -> dict[str, list]:
+    """A run whose coder prints a table of `rows` rows in each of its cells, CELLS per stage."""
     scripts = happy_scripts()
     coder = []
     for stage in (1, 2):
-        coder += [honest(call("run_python", code=table_code(stage, cell))) for cell in range(CELLS)]
+        coder += [honest(call("run_python", code=table_code(stage, cell).replace("size=(24", f"size=({rows}")))
+                  for cell in range(CELLS)]
         coder.append(honest(text(f"stage {stage} done")))
     scripts["coding_agent"] = coder
     # The checker and the validator quote what this run's code printed (their evidence is checked in code).
@@ -101,6 +103,11 @@ async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summ
     scripts["criteria_checker"] = [criteria(False, "not yet"), criteria(True, printed)]
     scripts["answer_validator"] = [validated("The mean price table totals 2000.5 in stage 2.", asks=[
         {"id": "a1", "answered": True, "answer": "highest mean price: total=2000.5", "files": []}])]
+    return scripts
+
+
+async def test_small_budget_compacts_within_the_coder_turn_and_persists_the_summary(tmp_path):
+    scripts = table_scripts()
     settings = Settings(context=ContextSettings(budget_tokens=BUDGET, keep_recent_events=2))
     outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, settings=settings)
     assert outcome.status == "completed", outcome.reason
@@ -210,18 +217,7 @@ async def test_a_compaction_that_summarizes_everything_still_shows_the_result_of
     the coder just ran, and a coder
     that cannot see what its last call did runs it again. The call and its result come back after the summary,
     within the budget."""
-    scripts = happy_scripts()
-    coder = []
-    for stage in (1, 2):
-        # tables ten times as long: the newest cell with its output does not fit next to the summary
-        coder += [honest(call("run_python", code=table_code(stage, cell).replace("size=(24", "size=(240")))
-                  for cell in range(CELLS)]
-        coder.append(honest(text(f"stage {stage} done")))
-    scripts["coding_agent"] = coder
-    printed = "stages/02-mean-price-by-region/cell_001.out.txt: total=2000.5"
-    scripts["criteria_checker"] = [criteria(False, "not yet"), criteria(True, printed)]
-    scripts["answer_validator"] = [validated("The mean price table totals 2000.5 in stage 2.", asks=[
-        {"id": "a1", "answered": True, "answer": "highest mean price: total=2000.5", "files": []}])]
+    scripts = table_scripts(rows=240)   # ten times as long: the newest cell's output does not fit beside the summary
     settings = Settings(context=ContextSettings(budget_tokens=BUDGET, keep_recent_events=1))
     outcome, models = await run_scripted(tmp_path, TASK, [write_sales(tmp_path / "data")], scripts, settings=settings)
     assert outcome.status == "completed", outcome.reason
