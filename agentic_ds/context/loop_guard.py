@@ -1,6 +1,6 @@
 """`LoopGuard`: an ADK plugin that watches every LLM agent for loops and breaks them.
 
-Register it on the App (`App(plugins=[LoopGuard(...)])`). Per agent it feeds a `LoopDetector` with
+Register it on the App (`App(plugins=[LoopGuard(...)])`). Per agent and branch it feeds a `LoopDetector` with
 the agent's responses (text and function calls) and its tool results (a raised tool error, or a
 result dict with a truthy "error" key, counts as an error).
 
@@ -111,7 +111,8 @@ class LoopGuard(BasePlugin):
         self.warnings: list[str] = []
         self.divergences = 0           # instructions injected
         self.stops = 0                 # turns ended
-        # One watch per run of an agent, on its branch: stages under way at once run agents of the same name.
+        # One watch per agent and branch (stages under way at once run agents of the same name); each run of the
+        # agent counts its calls afresh (`before_agent_callback`).
         self._watches: dict[tuple[str, str], _Watch] = {}
 
     def _watch(self, context: CallbackContext | ToolContext) -> _Watch:
