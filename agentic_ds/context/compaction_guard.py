@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from itertools import chain
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
@@ -193,10 +194,8 @@ def within(model: str | None, room: int, exchange: tuple[types.Content, types.Co
     summary, as much of them as the budget still has room for."""
     call, result = exchange
     limits = (None, 4000, 2000, 1000, 500, 250)
-    for copy in [*([call, _cut(result, n)] for n in limits), *([_cut(call, n), _cut(result, n)] for n in limits)]:
-        if sum(count_content(model, content) for content in copy) <= room:
-            return copy
-    return []
+    copies = chain(([call, _cut(result, n)] for n in limits), ([_cut(call, n), _cut(result, n)] for n in limits[1:]))
+    return next((copy for copy in copies if sum(count_content(model, content) for content in copy) <= room), [])
 
 
 def _cut(content: types.Content, limit: int | None) -> types.Content:

@@ -26,6 +26,7 @@ from agentic_ds.offline.reader.vocabulary import (
     MISSING_WORDS,
     NUMERIC_STATS,
     ONE_WORD_STATS,
+    PER_GROUP_STATS,
     RATE_WORDS,
     RECORDED,
     SPECIAL,
@@ -71,10 +72,6 @@ def _counts_rows(tokens: Sequence[Token], start: int) -> bool:
     it names the rows counted or spanned."""
     at = start - 1 if start and tokens[start - 1].is_number else start
     return any(tuple(t.low for t in tokens[at - len(w): at]) == w for w in _COUNT_WORDS if at >= len(w))
-
-
-# Statistics a per-group ask names that a later "which group is highest?" without one of its own means too.
-CARRIED_STATS = frozenset({"mean", "median", "sum", "std", "var", "min", "max", "percentile"})
 
 
 class AskReader:
@@ -363,8 +360,8 @@ class AskReader:
         named_after = any(m.start > at and self.numeric(m.column) for m in self.by_sentence.get(sentence, []))
         if not column or not named_after and self.tokens[at].low in ("most", "fewest", "least"):
             return Ask("count", "", position=at, sentence=sentence)
-        said = [a for a in earlier if a.column == column and not a.second and a.stat in CARRIED_STATS]
-        named = next((a for a in reversed(said) if a.group == group), said[-1] if said else None)
+        said = (a for a in reversed(earlier) if a.column == column and not a.second and a.stat in PER_GROUP_STATS)
+        named = max(said, key=lambda a: a.group == group, default=None)     # the latest, of this group first
         if named is not None:
             return Ask(named.stat, column, params=dict(named.params), position=at, sentence=sentence)
         low = column.lower()

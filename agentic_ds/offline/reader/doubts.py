@@ -30,6 +30,7 @@ from agentic_ds.offline.reader.vocabulary import (
     NUMERIC_STATS,
     ONE_WORD_STATS,
     ORDINALS,
+    PER_GROUP_STATS,
     STOP_WORDS,
 )
 
@@ -42,7 +43,6 @@ DENIALS = frozenset({"nobody", "never", "none", "neither", "nor", "nothing"})
 COMPARING = frozenset({"above", "below", "exceed", "exceeds", "exceeding", "exceeded"})
 COMPARED = frozenset({"more", "less", "greater", "fewer", "larger", "smaller", "higher", "lower", "bigger", "other"})
 ARITHMETIC = frozenset({"/", "*", "×", "**"})      # an expression no reader used: the question derives something
-PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 CONTRAST_WORDS = frozenset({"versus", "vs", "compare", "compared", "against", "each", "minus"})
 POOLING_WORDS = frozenset({"or", "either", "combined", "together", "pooled", "any"})
 POOLING_REACH = 3         # words after the values that may still pool them ("Oslo and Krakow staff combined")

@@ -26,6 +26,7 @@ PHRASE_STATS = {tuple(said.split()): stat for stat, phrases in {
     "linreg": "least squares", "chi2": "chi square, chi squared", "mode": "most common, most often, most frequent",
 }.items() for said in phrases.split(", ")}
 NUMERIC_STATS = frozenset({"mean", "median", "std", "var", "sum", "skew", "kurtosis", "range", "iqr", "percentile"})
+PER_GROUP_STATS = frozenset({"mean", "median", "sum", "min", "max", "std", "var", "count", "percentile"})
 NORMALITY_TESTS = frozenset({"shapiro", "dagostino", "ks"})
 CORRELATIONS = frozenset({"pearson", "spearman", "kendall"})
 GROUP_TESTS = frozenset({"ttest", "mannwhitney", "anova", "levene"})      # tests across the groups of a column

@@ -13,11 +13,11 @@ from agentic_ds.offline.reader.addressing import content, covers
 from agentic_ds.offline.request import ParsedRequest, Reply
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.skills import SkillLibrary
+from agentic_ds.workflow.verdicts import explicit_verdict
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,200})`")
 _STAGE_LINE = re.compile(r"^#+\s*(stage|step)|^\s*\d+[.)]\s", re.I | re.M)
 _FILE_NAMED = re.compile(r"outputs/|figures/|\.json|\.csv|\.png")
-_APPROVED = re.compile(r"[*#\s]*approved\b", re.I)
 MAX_LISTED_COLUMNS = 12
 _PROBLEMS = "outputs/01-input-problems.json"
 
@@ -34,7 +34,7 @@ def plan_maker_turn(req: ParsedRequest, library: SkillLibrary) -> Reply:
                                      f"No input file could be analysed ({exc})."))
     text = plan.markdown(task)
     review = req.text_of("review")
-    if review and not _APPROVED.match(review):
+    if review and not explicit_verdict(review):
         text += ("\n## Response to review\nThe stages use only files and columns listed in the data profile; each "
                  "stage's method is bound to those columns and each criterion names the file that proves it.\n")
     notes = req.text_of("user_notes")
@@ -109,4 +109,4 @@ def confirmation_turn(req: ParsedRequest) -> Reply:
     """A review that starts with APPROVED ends the loop; anything else sends it round again."""
     review = req.text_of("review").strip()
     first = review.splitlines()[0].strip() if review else ""
-    return Reply.json({"exit": bool(_APPROVED.match(first)), "reason": first[:300] or "no review was given"})
+    return Reply.json({"exit": bool(explicit_verdict(first)), "reason": first[:300] or "no review was given"})
