@@ -1,6 +1,10 @@
 """Sandbox benchmark: kernel start time and `1+1` round trip through the sandboxed kernel.
 
-    .venv/bin/python bench/sandbox.py [--starts N] [--calls N]
+    .venv/bin/python bench/sandbox.py [--starts N] [--calls N] [--stages N]
+
+Also a stage's first cell of imports (pandas, matplotlib, scipy) when the stage gets the kernel the stage before it
+left (reset) and when it starts one of its own (the earlier behaviour: `end_stage(reuse=False)`), alternating in
+one run: their ratio is what handing kernels on saves a run per stage.
 
 Also the round trip without the disk quota's guard (its watcher not armed), interleaved with the first in the
 same kernel: their ratio is the guard's cost per cell. Prints the figures, updates the `## sandbox` section of
@@ -72,6 +76,35 @@ async def measure(starts: int, calls: int) -> tuple[list[float], list[float], li
     return start_times, round_trips, unguarded, recorded, isolation
 
 
+STAGE_CELL = "import pandas as pd, matplotlib.pyplot as plt\nfrom scipy import stats\nprint(len(dir(stats)))"
+
+
+def busy_cpu_s() -> float:
+    """CPU-seconds the whole machine has been busy (a kernel's own CPU reaches no parent's rusage)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / 100
+
+
+async def measure_handover(stages: int) -> dict[bool, list[tuple[float, float]]]:
+    """(wall s, machine CPU s) of each stage's first cell, by whether the stage was handed the kernel."""
+    found: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory(prefix="ads-bench-") as tmp:
+        runner = CodeRunner(Workspace(Path(tmp) / "run"), SandboxSettings())
+        try:
+            for index in range(2 * stages + 1):
+                handed = index % 2 == 1          # odd stages get the kernel the stage before left them
+                await runner.begin_stage(index, f"stage {index}")
+                t0, c0 = time.perf_counter(), busy_cpu_s()
+                result = await runner.run(STAGE_CELL)
+                assert result.ok, result.error
+                if index:
+                    found[handed].append((time.perf_counter() - t0, busy_cpu_s() - c0))
+                await runner.end_stage(index, reuse=not handed)   # even stages after it start a kernel of their own
+        finally:
+            await runner.close()
+    return found
+
+
 def previous_figures() -> tuple[str, dict[str, str]]:
     """The commit and figures of the section this run replaces ("", {} when there is none)."""
     text = BENCHMARKS.read_text() if BENCHMARKS.exists() else ""
@@ -88,8 +121,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--stages", type=int, default=5)
     args = parser.parse_args()
     starts, trips, unguarded, recorded, isolation = asyncio.run(measure(args.starts, args.calls))
+    handover = asyncio.run(measure_handover(args.stages))
+    handed_s, own_s = (statistics.median(w for w, _ in handover[k]) for k in (True, False))
+    handed_cpu, own_cpu = (statistics.median(c for _, c in handover[k]) for k in (True, False))
     guard_ratio = statistics.median(trips) / statistics.median(unguarded)
     cell_ms = statistics.median(recorded)
     start_s = statistics.median(starts)
@@ -103,9 +140,12 @@ def main() -> None:
         f"with it / without: {guard_ratio:.2f}"
     )
     print(f"1+1 through CodeRunner.run (cell files, notebook rewrite, process sweep), median: {cell_ms:.2f} ms")
+    print(f"a stage's first cell of imports, median of {args.stages} each: {handed_s:.3f} s ({handed_cpu:.2f} CPU-s) "
+          f"with the kernel handed on, {own_s:.3f} s ({own_cpu:.2f} CPU-s) with a kernel of its own")
     result = (
         f"sandbox: kernel_start_s={start_s:.3f} roundtrip_ms={trip_ms:.2f} cell_ms={cell_ms:.2f} "
-        f"guard_ratio={guard_ratio:.2f} isolation={isolation}"
+        f"guard_ratio={guard_ratio:.2f} stage_handed_s={handed_s:.3f} stage_own_s={own_s:.3f} "
+        f"stage_cpu_ratio={handed_cpu / own_cpu:.2f} isolation={isolation}"
     )
     before_commit, before = previous_figures()
     record_section("sandbox", [
@@ -122,6 +162,13 @@ def main() -> None:
         f"| {before.get('guard_ratio', '-')} | - |",
         f"| `1+1` as a recorded cell (`CodeRunner.run`: files, notebook, sweep, limits) | {cell_ms:.2f} ms "
         f"| {before.get('cell_ms', '-')} ms | - |",
+        f"| a stage's first cell importing pandas, matplotlib, scipy: handed the kernel an earlier stage left "
+        f"({args.stages} stages) | {handed_s:.3f} s, {handed_cpu:.2f} CPU-s | {before.get('stage_handed_s', '-')} s "
+        "| - |",
+        f"| the same with a kernel of its own (interleaved in the same run) | {own_s:.3f} s, {own_cpu:.2f} CPU-s "
+        f"| {before.get('stage_own_s', '-')} s | - |",
+        f"| CPU of the first, handed on / own | {handed_cpu / own_cpu:.2f} | {before.get('stage_cpu_ratio', '-')} "
+        f"| - |",
     ], result=result)
     print(result)
 

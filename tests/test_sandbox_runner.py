@@ -238,3 +238,83 @@ async def test_sandbox_code_importing_joblib_gets_a_private_shm_and_no_permissio
         assert result.ok and "6 True" in result.stdout and "Permission denied" not in printed, printed
     finally:
         await runner.close()
+
+
+# What one stage leaves behind in its kernel, and what the next stage sees of each, as a user would check it.
+LEAVE_BEHIND = """\
+import os, sys, warnings
+import pandas as pd, numpy as np, matplotlib, matplotlib.pyplot as plt
+os.makedirs('outputs', exist_ok=True)
+open('outputs/helpers.py', 'w').write('VALUE = 1\\n')
+sys.path.insert(0, 'outputs')
+import helpers
+secret = 41
+os.environ['STAGE_ONE'] = 'yes'
+os.makedirs('outputs/deeper', exist_ok=True)
+os.chdir('outputs/deeper')
+warnings.simplefilter('error')
+pd.set_option('display.max_rows', 3)
+np.seterr(all='raise')
+np.set_printoptions(precision=2)
+matplotlib.rcParams['lines.linewidth'] = 9
+plt.figure()
+print(helpers.VALUE)
+"""
+LOOK_AROUND = """\
+import os, sys, warnings
+import pandas as pd, numpy as np, matplotlib, matplotlib.pyplot as plt
+open('outputs/helpers.py', 'w').write('VALUE = 2\\n')
+sys.path.insert(0, 'outputs')
+import helpers
+print(helpers.VALUE, 'secret' in dir(), os.environ.get('STAGE_ONE'), os.getcwd() == os.path.abspath('.'),
+      os.path.basename(os.getcwd()), pd.get_option('display.max_rows'), np.geterr()['divide'],
+      np.get_printoptions()['precision'], matplotlib.rcParams['lines.linewidth'] == matplotlib.rcParamsDefault[
+      'lines.linewidth'], plt.get_fignums(), warnings.filters[0][0] != 'error', sys.path.count('outputs'))
+"""
+
+
+async def test_a_stage_has_the_kernel_an_earlier_stage_left_but_nothing_that_stage_did_in_it(tmp_path):
+    ws = make_workspace(tmp_path / "run")
+    runner = CodeRunner(ws, SandboxSettings())
+    try:
+        await runner.begin_stage(0, "leave")
+        left = await runner.run(LEAVE_BEHIND)
+        pid_one = runner.kernel.kernel_pid
+        await runner.end_stage(0)
+        await runner.begin_stage(1, "look")
+        seen = await runner.run(LOOK_AROUND)
+        pid_two = runner.kernel.kernel_pid
+    finally:
+        await runner.close()
+    assert left.ok and seen.ok, (left.error, seen.error)
+    assert pid_two == pid_one and left.stdout.split()[0] == "1"   # one process: no start, no imports paid again
+    value_two, *rest = seen.stdout.split()
+    assert value_two == "2"                          # the stage's own helpers, not the earlier stage's module
+    assert rest == ["False", "None", "True", "run", "60", "warn", "8", "True", "[]", "True", "1"]
+
+
+async def test_a_kernel_that_cannot_forget_its_stage_or_was_restarted_is_never_handed_on(tmp_path):
+    ws = make_workspace(tmp_path / "run")
+    runner = CodeRunner(ws, SandboxSettings())
+    pids = []
+    try:
+        await runner.begin_stage(0, "break the reset")
+        await runner.run("get_ipython().reset = None")
+        pids.append(runner.kernel.kernel_pid)
+        await runner.end_stage(0)
+        await runner.begin_stage(1, "leave a thread")
+        await runner.run("y = 1")
+        pids.append(runner.kernel.kernel_pid)
+        left = await runner.run("import threading, time\n"
+                                "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()")
+        await runner.end_stage(1)
+        for index in (2, 3):
+            await runner.begin_stage(index, "after")
+            last = await runner.run("'y' in dir()")
+            pids.append(runner.kernel.kernel_pid)
+            await runner.end_stage(index)
+    finally:
+        await runner.close()
+    assert "restarted" in " ".join(left.notes) and None not in pids
+    assert len(set(pids[:3])) == 3            # neither the broken one nor the restarted one was handed on
+    assert pids[3] == pids[2] and "False" in last.stdout   # a sound one is, having forgotten its stage

@@ -38,12 +38,14 @@ from agentic_ds.sandbox.bwrap import bwrap_argv, kernel_python
 from agentic_ds.sandbox.capture import CellCapture
 from agentic_ds.sandbox.limits import Limits, ProcessLimits
 from agentic_ds.sandbox.quota import DiskQuota
+from agentic_ds.sandbox.reset import BASELINE_CODE, RESET_CODE
 from agentic_ds.sandbox.seccomp import filter_fd
 from agentic_ds.sandbox.user import SandboxUser
 from agentic_ds.sandbox.watchdog import CHECK_EVERY_S, Watchdog
 
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024   # one iopub message larger than this is dropped, not buffered
 START_TIMEOUT_S = 60
+RESET_TIMEOUT_S = 10
 KERNEL_ARGS = ("--HistoryManager.enabled=False",)
 REAP_CODE = (
     "import os as _os\nwhile True:\n    try:\n        if _os.waitpid(-1, _os.WNOHANG)[0] == 0:\n            break\n"
@@ -105,6 +107,7 @@ class SandboxKernel:
         )
         self.kc: Any = None
         self.kernel_pid: int | None = None
+        self.busy = False                # a cell was sent and did not come back (its task was cancelled)
         self._keep: set[int] = set()     # the kernel and the processes it runs under
         self.watchdog = Watchdog(
             cgroup=self.process_limits.cgroup,
@@ -152,6 +155,8 @@ class SandboxKernel:
             self.kc = self.km.client(context=self._context)
             self.kc.start_channels()
             await self.kc.wait_for_ready(timeout=START_TIMEOUT_S)
+            if not await self._silently(BASELINE_CODE, timeout=START_TIMEOUT_S):
+                raise RuntimeError("it did not run its first line of code")
         except Exception as exc:
             self._close_launch_fds()
             await self.stop()
@@ -227,6 +232,19 @@ class SandboxKernel:
         _wait_gone(victims, timeout_s=2.0)
         return len(victims)
 
+    async def reset(self) -> bool:
+        """Make this kernel forget the stage it served (see `reset`), so another stage can have it. False when it
+        cannot be (gone, busy, or the reset failed): the caller stops it."""
+        if self.busy or self.kc is None or not await self.is_alive():
+            return False
+        return await self._silently(RESET_CODE, timeout=RESET_TIMEOUT_S)
+
+    async def _silently(self, code: str, *, timeout: float) -> bool:
+        """Run our own `code` in the kernel, unrecorded; True when it ran without an error."""
+        msg_id = self.kc.execute(code, silent=True, store_history=False, allow_stdin=False)
+        reply = await self._shell_reply(msg_id, timeout=timeout)
+        return reply is not None and reply.get("content", {}).get("status") == "ok"
+
     async def reap(self) -> None:
         """Have the kernel collect the exit status of children the sweep killed: a zombie still counts
         against the sandbox's process limit. Silent (not recorded); a kernel that will not is only
@@ -282,8 +300,11 @@ class SandboxKernel:
         stop the cell's other processes, interrupt the kernel, then give up on it after `grace_s`."""
         outcome = Outcome()
         self.watchdog.begin()
+        self.busy = True
         try:
-            return await self._execute(code, capture, outcome, timeout_s=timeout_s, grace_s=grace_s)
+            await self._execute(code, capture, outcome, timeout_s=timeout_s, grace_s=grace_s)
+            self.busy = outcome.died   # not cleared when cancelled: the cell may still be running
+            return outcome
         finally:
             self.watchdog.end(None if outcome.died else self.kernel_pid)
 

@@ -1,8 +1,10 @@
 """`CodeRunner`: the one object the rest of the product uses to execute analysis code.
 
-One runner per run. Each stage gets a fresh kernel (started lazily at its first cell, with the run
-directory as its working directory), so a stage builds on its own earlier cells but never on
-another stage's variables: everything it needs comes from files, and any stage re-runs alone.
+One runner per run. Each stage gets a kernel of its own at its first cell, with the run directory as its working
+directory, so a stage builds on its own earlier cells but never on another stage's variables: everything it needs
+comes from files, and any stage re-runs alone. The kernel of a stage that ended is handed to the next stage that
+needs one once it has forgotten everything of the stage it served (`reset`); a kernel that died, left a thread
+running or cannot be reset is shut down instead, and the next stage gets a new one.
 
 Stages may be under way at once (`workflow/orchestrator.py`), each in its own asyncio task: a cell runs in the
 kernel of the stage its task works on (`STAGE_IN_TASK`, set by the orchestrator; else the stage begun last). Cells
@@ -75,6 +77,7 @@ class CodeRunner:
         self.recorder = Recorder(workspace.root)
         self.last_result: CellResult | None = None
         self._stages: dict[int, _Stage] = {}
+        self._spares: list[SandboxKernel] = []   # kernels of ended stages, for the next stage that needs one
         self._last_begun: int | None = None
         self._lock = asyncio.Lock()
 
@@ -92,13 +95,17 @@ class CodeRunner:
         self._last_begun = index
         return stage_dir
 
-    async def end_stage(self, index: int | None = None) -> None:
-        """Stop the kernel of stage `index` (default: the current task's stage)."""
+    async def end_stage(self, index: int | None = None, *, reuse: bool = True) -> None:
+        """Take the kernel from stage `index` (default: the current task's stage): kept for the next stage that needs
+        one, or (`reuse=False`, or a cell of it never came back) shut down."""
         index = self._current_index() if index is None else index
         stage = self._stages.get(index) if index is not None else None
         if stage is not None and stage.kernel is not None:
             kernel, stage.kernel = stage.kernel, None
-            await kernel.stop()
+            if reuse and not kernel.busy:
+                self._spares.append(kernel)
+            else:
+                await kernel.stop()
 
     @property
     def kernel(self) -> SandboxKernel | None:
@@ -115,7 +122,9 @@ class CodeRunner:
         """Stop everything; `analysis.ipynb` is complete on disk."""
         async with self._lock:
             for index in list(self._stages):
-                await self.end_stage(index)
+                await self.end_stage(index, reuse=False)
+            while self._spares:
+                await self._spares.pop().stop()
             self.recorder.save_notebook()
 
     # -- execution ------------------------------------------------------------------------------
@@ -127,9 +136,11 @@ class CodeRunner:
             async with self._lock:
                 await self.begin_stage(0, "analysis")
             stage = self._stages[0]
-        # A stage's kernel starts while other stages' cells run: only cells wait for each other.
+        # A stage's kernel starts while other stages' cells run: only cells wait for each other. A kept kernel is
+        # reset under the lock instead: what its reset flushes (an earlier stage's open file) is no cell's doing.
         async with stage.starting:
-            await self._ensure_kernel(stage)
+            if not self._spares:
+                await self._ensure_kernel(stage)
         async with self._lock:
             kernel = await self._ensure_kernel(stage)   # the one just started (or a fresh one, were it stopped)
             cell_path, output_path = self.recorder.next_cell(code, stage.dir)
@@ -150,7 +161,7 @@ class CodeRunner:
                 notes = await self._after_cell(kernel, outcome, threads_before)
                 self._explain(outcome, capture, kernel.watchdog.memory_kills())
                 if outcome.died or notes.restart:
-                    await self.end_stage(stage.index)   # the next cell starts a fresh kernel
+                    await self.end_stage(stage.index, reuse=False)   # the next cell starts a fresh kernel
             finally:
                 capture.close()
             result = capture.result(
@@ -236,6 +247,12 @@ class CodeRunner:
         for problem in layout.prepare(root, self.user):
             if problem not in self.findings:
                 self.findings.append(problem)
+        while self._spares:
+            spare = self._spares.pop()
+            if await spare.reset():
+                stage.kernel = spare
+                return spare
+            await spare.stop()
         kernel = SandboxKernel(
             run_dir=root,
             env=kernel_env(root, self.user, private_tmp=self.isolation == "bwrap"),
