@@ -49,6 +49,7 @@ _UPPER = frozenset({"under", "below", "less than", "fewer than", "at most"})
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _APPROX = re.compile(r"(?:~|≈|\babout|\baround|\bapprox(?:imately|\.)?|\broughly|\bnearly|\balmost)\s?$", re.I)
 _LOOKBACK = 16          # characters before a number searched for a bound or an approximation word
+_LOOKBACK_ENDS = frozenset("<>=≤≥~≈.")   # the last characters of a bound or an approximation other than letters
 MINOR_LIMIT = 12        # whole numbers up to this are too common to hold against an answer when untraced
 YEARS = (1800, 2100)    # a whole number in this range, written without separators, may be a year
 # A trace is evidence only when a number made up at the claim's precision would rarely be found there: the observed
@@ -141,7 +142,10 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
         return None
     if not math.isfinite(value):
         return None
-    bound = _BOUND.search(before.rstrip("-−"))
+    # Both lookbacks end at a symbol or a letter (a word, "approx."): skip them where what precedes cannot.
+    tail = before.rstrip("-−+").rstrip()[-1:]
+    looks_back = tail.isalpha() or (tail != "" and tail in _LOOKBACK_ENDS)
+    bound = _BOUND.search(before.rstrip("-−")) if looks_back else None
     text_value = match.group(0).strip()
     relation = ""
     if bound:
@@ -154,7 +158,7 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
         percent=bool(match.group("pct")),
         scale=scale,
         bound=relation.replace("≤", "<=").replace("≥", ">="),
-        approx=bool(_APPROX.search(before)),
+        approx=looks_back and bool(_APPROX.search(before)),
         signed=signed,
         start=start,
     )
