@@ -170,3 +170,40 @@ def test_resumed_settings_are_the_recorded_ones_with_secrets_from_today(tmp_path
 
 def test_offline_models_are_what_the_harness_resumes_with():
     assert {choice.spec for choice in offline_models().choices.values()} == {"offline"}
+
+
+async def test_a_run_killed_between_a_stage_verdict_and_its_files_writes_them_on_resume_and_never_redoes_it(
+        tmp_path, monkeypatch):
+    # The verdict is stored before result.json says it: killed in between, the session knows the stage is approved
+    # and its file does not, never the other way round (which would have the stage done again under an "approved").
+    from agentic_ds.workflow import orchestrator
+
+    class Killed(Exception):
+        """Stands for the process dying right after the first stage's verdict was stored."""
+
+    write_files = orchestrator._write_stage_files
+    seen: list[str] = []
+
+    def killed_at_the_first(stage_dir, stage, decision):
+        seen.append(stage.id)
+        if len(seen) == 1:
+            assert not (stage_dir / "result.json").exists()
+            raise Killed
+        write_files(stage_dir, stage, decision)
+
+    monkeypatch.setattr(orchestrator, "_write_stage_files", killed_at_the_first)
+    csv = write_sales(tmp_path / "data")
+    request = make_request(tmp_path, TASK, [csv])
+    stopped = await execute_run(request)
+    run_dir = stopped.workspace.root
+    assert stopped.status is RunStatus.FAILED and "Killed" in stopped.reason
+    first = _record(run_dir)["stages"][0]
+    cells = sorted((run_dir / first["dir"]).glob("cell_*.py"))
+    assert first["status"] == "approved" and cells and not (run_dir / first["dir"] / "result.json").exists()
+
+    resumed, _ = await resume_scripted(run_dir)
+
+    assert resumed.status is RunStatus.COMPLETED, resumed.reason
+    result = json.loads((run_dir / first["dir"] / "result.json").read_text())
+    assert result["status"] == "approved" and result["decision"].get("exit") is True
+    assert sorted((run_dir / first["dir"]).glob("cell_*.py")) == cells   # not done again

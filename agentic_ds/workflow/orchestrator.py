@@ -15,6 +15,8 @@ ADK's `ParallelAgent` is not used: see `agentic_ds/adk_private.py`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +29,7 @@ from agentic_ds import state as S
 from agentic_ds.adk_private import replace_session_events
 from agentic_ds.evidence.citations import CitationCheck, verify_all
 from agentic_ds.evidence.sources import collect
-from agentic_ds.runs.safe_files import walk, write_atomic, write_json
+from agentic_ds.runs.safe_files import read_text, walk, write_atomic, write_json
 from agentic_ds.sandbox.runner import STAGE_IN_TASK
 from agentic_ds.schema import (
     StageRecord,
@@ -43,7 +45,7 @@ from agentic_ds.workflow import plan_state, stage_needs
 from agentic_ds.workflow.loops import status_event
 from agentic_ds.workflow.merging import EventMerger
 from agentic_ds.workflow.services import RunServices
-from agentic_ds.workflow.stage_scope import own_history, scope_event, scoped_delta, stage_context
+from agentic_ds.workflow.stage_scope import own_history, scope_event, scoped, scoped_delta, stage_context
 
 CHECK = "check"   # the merger's key of the check after a stage (stages are keyed by their ids)
 
@@ -73,8 +75,11 @@ class StageOrchestrator(BaseAgent):
         loops = services.settings.loops
         width = loops.parallel_stages
         # A resumed run counts the stages it already finished; one that stopped between a stage's end and the
-        # check after it does that check first.
+        # check after it does that check first, and one killed between a verdict and its files writes them now.
         stage_runs = sum(1 for stage in stages_in(state[S.STAGES]) if stage.status.finished)
+        for stage in stages_in(state[S.STAGES]):
+            if stage.status.finished and stage.dir:
+                _restore_stage_files(ctx, services.workspace.root, stage)
         work = _Work()
         merger = EventMerger()
         histories: dict[str, list[Event]] = {}   # each producer's own (`stage_scope.own_history`)
@@ -219,7 +224,6 @@ class StageOrchestrator(BaseAgent):
                 summary=own.get(S.IMPL_SUMMARY) or "",
                 review=own.get(S.CODE_REVIEW) or "",
             )
-            _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
             verdict = stages[index].status.value
             if not approved:
                 verdict += f" after {attempts} attempt(s): {decision.get('reason', 'not approved')}"
@@ -228,6 +232,9 @@ class StageOrchestrator(BaseAgent):
                 **{S.STAGES: stages_out(stages), **scoped_delta({S.CURRENT_STAGE: None}, stage.id),
                    S.CHECK_DUE: [*due_checks(state), stage.id]},
             )
+            # Only once the verdict is stored: a file that says "approved" while the session does not would have a
+            # resumed run do the stage again under it.
+            _write_stage_files(services.workspace.root / rel_dir, stages[index], decision)
 
     async def _apply_reflection(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         state = typed(ctx.session.state)
@@ -280,6 +287,17 @@ def _stopped(state: SessionState) -> bool:
 def _warning(ctx: InvocationContext, author: str, text: str) -> Event:
     warnings = list(typed(ctx.session.state).get(S.WARNINGS) or []) + [text]
     return status_event(ctx, author, f"warning: {text}", **{S.WARNINGS: warnings})
+
+
+def _restore_stage_files(ctx: InvocationContext, root: Path, stage: StageRecord) -> None:
+    """Write a finished stage's files again when its result.json is missing or says otherwise (the run was killed
+    between the stored verdict and the files)."""
+    written = None
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        written = json.loads(read_text(root / stage.dir / "result.json", root=root)).get("status")
+    if written != stage.status.value:
+        decision = ctx.session.state.get(scoped(S.IMPL_DECISION, stage.id)) or {}
+        _write_stage_files(root / stage.dir, stage, decision)
 
 
 def _write_stage_files(stage_dir: Path, stage: StageRecord, decision: Json) -> None:
