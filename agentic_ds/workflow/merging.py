@@ -47,8 +47,10 @@ class EventMerger:
                     resume = asyncio.Event()
                     self._queue.put_nowait((key, event, resume))
                     await resume.wait()
-        except Exception as exc:  # noqa: BLE001 - handed to the consumer, which raises it where the run sees it
-            error = exc
+        except asyncio.CancelledError:
+            raise                      # `close()` cancelled it: the consumer is gone
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which raises it where the run sees it
+            error = exc                # a KeyboardInterrupt too: caught nowhere else, it would end the producer quietly
         finally:
             self._queue.put_nowait((key, _ENDED, error))
 
