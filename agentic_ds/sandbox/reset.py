@@ -33,7 +33,9 @@ def _agentic_ds_reset():
     os.environ.clear()
     os.environ.update(environ)
     warnings.filters[:] = filters
-    warnings._filters_mutated()
+    mutated = getattr(warnings, "_filters_mutated", None)   # tells modules their warning caches are stale (<= 3.12)
+    if mutated is not None:
+        mutated()
     own = cwd.rstrip(os.sep) + os.sep
     for name, module in list(sys.modules.items()):
         if str(getattr(module, "__file__", None) or "").startswith(own):
