@@ -19,6 +19,7 @@ import pytest_asyncio
 from agentic_ds.config.settings import SandboxSettings
 from agentic_ds.sandbox import CodeRunner
 from agentic_ds.sandbox.bwrap import bwrap_problem
+from agentic_ds.sandbox.capture import CellResult
 from agentic_ds.workspace import Workspace
 
 FAKE_KEY = "sk-ant-api03-FAKE-security-test-key-000000"
@@ -89,6 +90,16 @@ async def sandbox(tmp_path_factory):
         yield runner
     finally:
         await runner.close()
+
+
+async def run_unhurried(sandbox: CodeRunner, code: str, seconds: float = 30) -> CellResult:
+    """Run `code` with `seconds` of wall time instead of the kit's 2: for an attack that a limit other than time must
+    stop (memory, output, disk), which on a loaded machine can take the kernel longer than 2 s to reach."""
+    sandbox.settings = SETTINGS.model_copy(update={"cell_timeout_s": seconds})
+    try:
+        return await sandbox.run(code)
+    finally:
+        sandbox.settings = SETTINGS
 
 
 def tcp_listener() -> socket.socket:
