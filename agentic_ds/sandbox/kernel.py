@@ -107,7 +107,7 @@ class SandboxKernel:
         )
         self.kc: Any = None
         self.kernel_pid: int | None = None
-        self.busy = False                # a cell was sent and did not come back (its task was cancelled)
+        self.busy = False                # a cell did not come back (its task was cancelled) or the kernel died
         self._keep: set[int] = set()     # the kernel and the processes it runs under
         self.watchdog = Watchdog(
             cgroup=self.process_limits.cgroup,
