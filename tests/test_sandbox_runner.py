@@ -266,10 +266,10 @@ import pandas as pd, numpy as np, matplotlib, matplotlib.pyplot as plt
 open('outputs/helpers.py', 'w').write('VALUE = 2\\n')
 sys.path.insert(0, 'outputs')
 import helpers
-print(helpers.VALUE, 'secret' in dir(), os.environ.get('STAGE_ONE'), os.getcwd() == os.path.abspath('.'),
-      os.path.basename(os.getcwd()), pd.get_option('display.max_rows'), np.geterr()['divide'],
-      np.get_printoptions()['precision'], matplotlib.rcParams['lines.linewidth'] == matplotlib.rcParamsDefault[
-      'lines.linewidth'], plt.get_fignums(), warnings.filters[0][0] != 'error', sys.path.count('outputs'))
+print(helpers.VALUE, 'secret' in dir(), os.environ.get('STAGE_ONE'), os.path.basename(os.getcwd()),
+      pd.get_option('display.max_rows'), np.geterr()['divide'], np.get_printoptions()['precision'],
+      matplotlib.rcParams['lines.linewidth'] == matplotlib.rcParamsDefault['lines.linewidth'], plt.get_fignums(),
+      warnings.filters[0][0] != 'error', sys.path.count('outputs'), 'MPLCONFIGDIR' in os.environ)
 """
 
 
@@ -290,7 +290,7 @@ async def test_a_stage_has_the_kernel_an_earlier_stage_left_but_nothing_that_sta
     assert pid_two == pid_one and left.stdout.split()[0] == "1"   # one process: no start, no imports paid again
     value_two, *rest = seen.stdout.split()
     assert value_two == "2"                          # the stage's own helpers, not the earlier stage's module
-    assert rest == ["False", "None", "True", "run", "60", "warn", "8", "True", "[]", "True", "1"]
+    assert rest == ["False", "None", "run", "60", "warn", "8", "True", "[]", "True", "1", "True"]
 
 
 async def test_a_kernel_that_cannot_forget_its_stage_or_was_restarted_is_never_handed_on(tmp_path):
