@@ -23,6 +23,9 @@ because no public API does the job at an acceptable cost (BENCHMARKS.md, "overhe
 - `OTHER_AGENT_PREAMBLE`: `flows.llm_flows.context._fencing`, how ADK relays another agent's words into an
   agent's contents; `context/per_call.py` leaves those out (every agent's prompt already says what it needs).
 - `ResolvedTelemetry`: wraps the getters of `TelemetryConfig`'s answer properties in `cached_property`.
+- `agent_of`: `flows.llm_flows.core._model_call.ADK_AGENT_NAME_LABEL_KEY`, the label ADK puts on every request
+  (`config.labels`) with the name of the agent that sends it, so the offline model knows the agent from data,
+  not from the text of the prompt.
 
 ADK's own mechanisms weighed against these (issue 24), and kept out where they fall short:
 
@@ -65,9 +68,9 @@ internal name is "NAME".`, `flows.llm_flows.prompt._identity`) is appended to th
 instruction (SingleFlow runs its `instructions` request processor before `identity`), once. So every agent's system
 text starts with its template's static block, which leads with the run's shared context (task, data profile, asks:
 the same bytes in every agent's), and the line that differs per agent comes last, where it costs no shared prefix;
-nothing here moves it. `testing/chat_request.py` and `offline/request.py` find the agent by that line wherever it
-is. `tests/test_prompt_caching.py` checks it on the requests a scripted run sends (it fails if an upgrade puts the
-line first or twice).
+nothing here moves it. `testing/chat_request.py` finds the agent by that line wherever it is (an OpenAI chat request
+carries no labels); the offline model reads ADK's label (`agent_of`). `tests/test_prompt_caching.py` checks it on
+the requests a scripted run sends (it fails if an upgrade puts the line first or twice).
 
 Also behaviour the public API does not promise: `agentic-ds serve` is ADK's own FastAPI app
 (`google.adk.cli.fast_api.get_fast_api_app`, `server/adk_app.py`) with some of its routes removed by method and
@@ -88,6 +91,7 @@ from google.adk.agents.invocation_context import InvocationContext
 from google.adk.apps import compaction as _compaction
 from google.adk.events import Event
 from google.adk.flows.llm_flows.context import _contents, _fencing
+from google.adk.flows.llm_flows.core import _model_call
 from google.adk.flows.llm_flows.prompt import _instructions
 from google.adk.models import LlmRequest
 from google.adk.sessions import Session
@@ -105,6 +109,7 @@ PRIVATE_NAMES: tuple[tuple[object, str], ...] = (
     (_instructions, "_label_dynamic_instruction"),
     (_instructions, "_INSTRUCTION_PREAMBLE"),
     (_fencing, "OTHER_AGENT_CONTEXT_PREAMBLE"),
+    (_model_call, "ADK_AGENT_NAME_LABEL_KEY"),
     (_compaction, "_events_to_compact_for_token_threshold"),
     (_compaction, "_is_range_worth_compacting"),
     (FunctionTool, "_get_declaration"),
@@ -128,6 +133,15 @@ async def content_history(ctx: InvocationContext) -> list[types.Content]:
     async for _ in _contents.request_processor.run_async(ctx, scratch):
         pass
     return scratch.contents
+
+
+AGENT_NAME_LABEL: str = _model_call.ADK_AGENT_NAME_LABEL_KEY
+
+
+def agent_of(request: LlmRequest) -> str:
+    """The name of the agent that sends `request`, as ADK labels it ("" for a request no agent sent)."""
+    labels = request.config.labels if request.config else None
+    return str((labels or {}).get(AGENT_NAME_LABEL) or "")
 
 
 INSTRUCTION_PREAMBLE: str = _instructions._INSTRUCTION_PREAMBLE

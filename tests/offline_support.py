@@ -20,6 +20,7 @@ import pandas as pd
 from google.adk.models import LlmRequest
 from google.genai import types
 
+from agentic_ds.adk_private import AGENT_NAME_LABEL
 from agentic_ds.agent_table import AGENTS
 from agentic_ds.context.per_call import PROMPT_CONTEXT
 from agentic_ds.profiling import ColumnProfile, DataProfile, FileProfile, profile_inputs, render_profile
@@ -132,6 +133,7 @@ def request(agent: str, instruction: str, contents: list[types.Content], tools: 
         system_instruction=f'{instruction}\n\nYou are an agent. Your internal name is "{agent}".',
         tools=declarations,
         response_schema=schema,
+        labels={AGENT_NAME_LABEL: agent},   # as ADK sends it
     )
     return LlmRequest(contents=list(contents), config=config)
 

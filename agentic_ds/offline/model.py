@@ -1,7 +1,7 @@
 """`OfflineLlm`: a deterministic `BaseLlm` that answers every agent role from the request it gets.
 
-ADK appends `You are an agent. Your internal name is "<name>".` to each system instruction; the model dispatches
-on that agent's role in the table of agents. Each role reads the values its prompt was rendered from (the task,
+ADK labels each request with the name of the agent that sends it; the model dispatches on that agent's role in
+the table of agents. Each role reads the values its prompt was rendered from (the task,
 asks, profile, plan, stage, criteria, execution: `context.PROMPT_CONTEXT`, as data) and its own tool history, and
 answers with tool calls or text (JSON for structured roles); it never reads the prompt's text. A request from an
 unknown agent (e.g. the event compactor) gets an extractive summary. Same request -> same response.

@@ -3,8 +3,8 @@ one offline turn answers: text or tool calls (`Reply`), after reading the result
 
 The offline model is stateless. What it knows comes from the values the agent's prompt was rendered from
 (`context`: the task, the asks, the profile, the plan, the stage, the criteria, as data, never the rendered text)
-and from this agent's own tool calls and their results in the request's `contents`. The agent's name is ADK's
-identity line ("Your internal name is ..."); the text of the prompt is read only by the compactor, which keeps
+and from this agent's own tool calls and their results in the request's `contents`. The agent's name is the label
+ADK puts on the request (`adk_private.agent_of`); the text of the prompt is read only by the compactor, which keeps
 lines verbatim.
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 
 from google.adk.models import LlmRequest
 
+from agentic_ds.adk_private import agent_of
 from agentic_ds.offline.reader import Reading, read_question
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, read_model, read_records
 
-_AGENT_NAME = re.compile(r'Your internal name is "([^"]+)"')
 # ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
 _BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
 
@@ -159,10 +159,8 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
                 pending[call.id or f"{call.name}#{len(exchanges)}"] = exchange
             if part.function_response:
                 _attach(pending, exchanges, part.function_response)
-    match = _AGENT_NAME.search(instruction)
-    agent = match.group(1) if match else ""
     tools = tuple(sorted(request.tools_dict)) if request.tools_dict else _declared_tools(request)
-    return ParsedRequest(agent, instruction, user_texts, exchanges, tools)
+    return ParsedRequest(agent_of(request), instruction, user_texts, exchanges, tools)
 
 
 def _instruction_block(text: str) -> str | None:

@@ -16,7 +16,9 @@ from typing import Any
 from google.adk.models import LlmRequest
 from google.genai import types
 
+from agentic_ds.adk_private import AGENT_NAME_LABEL
 from agentic_ds.llm import text_tools
+from agentic_ds.testing.chat_request import IDENTITY
 
 SET_MODEL_RESPONSE = "set_model_response"
 CHARS_PER_TOKEN = 4
@@ -85,8 +87,11 @@ def to_llm_request(body: dict[str, Any]) -> tuple[LlmRequest, list[str], bool]:
     in_text = text_tools.declared_tool_names(system_text)
     names = native or in_text
     declarations = [types.FunctionDeclaration(name=name) for name in names if name]
+    identity = IDENTITY.search(system_text)   # the wire has no labels: ADK's label back, from its identity line
     config = types.GenerateContentConfig(
-        system_instruction=system_text, tools=[types.Tool(function_declarations=declarations)] if declarations else None
+        system_instruction=system_text,
+        tools=[types.Tool(function_declarations=declarations)] if declarations else None,
+        labels={AGENT_NAME_LABEL: identity.group(1)} if identity else None,
     )
     return LlmRequest(model=body.get("model"), contents=contents, config=config), names, bool(in_text and not native)
 
