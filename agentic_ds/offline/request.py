@@ -23,9 +23,6 @@ from agentic_ds.offline.reader import Reading, read_question
 from agentic_ds.profiling.model import DataProfile
 from agentic_ds.schema import CriterionRecord, StageRecord, read_model, read_records
 
-# ADK moves a dynamic instruction into `contents` when a static one exists (context caching).
-_BEGIN_BLOCK, _END_BLOCK = "<<<BEGIN_SYSTEM_INSTRUCTION>>>", "<<<END_SYSTEM_INSTRUCTION>>>"
-
 
 @dataclass
 class ToolExchange:
@@ -144,10 +141,6 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
     for content in request.contents or []:
         for part in content.parts or []:
             if part.text:
-                block = _instruction_block(part.text)
-                if block is not None:
-                    instruction = f"{instruction}\n{block}"
-                    continue
                 if content.role == "user":
                     user_texts.append(part.text)
                     for earlier in exchanges:           # a message ends the turn of every call before it
@@ -161,20 +154,6 @@ def parse_request(request: LlmRequest) -> ParsedRequest:
                 _attach(pending, exchanges, part.function_response)
     tools = tuple(sorted(request.tools_dict)) if request.tools_dict else _declared_tools(request)
     return ParsedRequest(agent_of(request), instruction, user_texts, exchanges, tools)
-
-
-def _instruction_block(text: str) -> str | None:
-    """The text between the BEGIN marker line and the last END marker line (plain `find`, linear).
-
-    ADK's label names both markers in its preamble sentence first, so only a marker on a line of its own counts;
-    markers inside the fenced text are elided by ADK."""
-    begin_line, end_line = f"\n{_BEGIN_BLOCK}\n", f"\n{_END_BLOCK}"
-    begin = text.find(begin_line)
-    if begin < 0:
-        return None
-    start = begin + len(begin_line)
-    end = text.rfind(end_line, start - 1)
-    return text[start:end] if end >= start - 1 else None
 
 
 def _system_text(request: LlmRequest) -> str:
