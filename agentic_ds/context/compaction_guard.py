@@ -11,9 +11,9 @@ pairing, the config's summarizer, an `EventCompaction` event appended through
 request with the summary. It compacts down to about 3/4 of the budget (the newest events that fit stay
 verbatim; when not even the newest tool call and its result fit, they come back after the summary in this
 request, their long texts cut to the room left), so the turn goes on for a while before the next compaction,
-and drops the compacted events
-from the in-memory session (`session.db` keeps them), so a long turn's per-call cost stays flat. In a
-run the guard gets the config itself and the App none, so ADK's own trigger stays off (see below).
+and drops the compacted events from the in-memory session (`session.db` keeps them), so a long turn's per-call
+cost stays flat. In a run the guard gets the config itself and the App none, so ADK's own trigger stays off (see
+below).
 
 Unlike ADK's session-wide trigger, it compacts only the history this agent is sent: its branch, and for
 an agent with `include_contents="none"` its current turn. The summary event is authored by the agent and

@@ -254,8 +254,7 @@ class SandboxKernel:
         with contextlib.suppress(psutil.Error):
             if not any(c.status() == psutil.STATUS_ZOMBIE for c in psutil.Process(self.kernel_pid).children()):
                 return
-        msg_id = self.kc.execute(REAP_CODE, silent=True, store_history=False, allow_stdin=False)
-        await self._shell_reply(msg_id, timeout=2.0)
+        await self._silently(REAP_CODE, timeout=2.0)
 
     def thread_ids(self) -> set[int]:
         """The kernel process's threads (their ids), to find those a cell left running."""
