@@ -37,6 +37,24 @@ def test_complete_run_is_read_whole(tmp_path):
     assert view.problems == [] and view.extra_figures == [] and view.extra_tables == []
 
 
+def test_each_input_gets_the_shape_profiled_under_its_name_in_a_folder_of_thousands(tmp_path):
+    """The profile may name a file by another path (`data/...` for `inputs/data/...`): matched by file name, the
+    first profiled file of that name wins; one name matched, not every name against every profiled file."""
+    n = 3000
+    inputs = [f"inputs/data/part-{i:04d}.csv" for i in range(n)] + ["inputs/sales.csv", "inputs/unprofiled.csv"]
+    run = make_run(tmp_path, inputs=inputs)
+    files = [{"path": f"data/part-{i:04d}.csv", "rows": i, "columns": [{"name": "x"}]} for i in range(n)]
+    files += [{"path": "inputs/sales.csv", "rows": 5, "columns": []}, {"path": "other/part-0001.csv", "rows": -1}]
+    (run / "data_profile.json").write_text(json.dumps({"files": files}))
+
+    views = load_run_view(run).input_views
+
+    assert [v.path for v in views] == inputs
+    assert [(v.rows, v.columns) for v in views[:n]] == [(i, 1) for i in range(n)]
+    assert (views[n].rows, views[n].columns) == (5, 0)
+    assert (views[-1].rows, views[-1].columns) == (None, None)
+
+
 def test_directory_with_nothing_but_a_name_loads_as_unknown(tmp_path):
     run = tmp_path / "20261122-013000-empty"
     run.mkdir()

@@ -311,10 +311,13 @@ def _inputs(ws: Workspace, record: RunRecord, profile: dict[str, Any]) -> list[I
         n_cols = len(columns) if isinstance(columns, list | dict) else as_int(entry.get("n_columns")) or None
         rows = entry.get("rows", entry.get("row_count"))
         shapes[name] = InputView(path=name, rows=as_int(rows) if rows is not None else None, columns=n_cols)
+    by_file_name: dict[str, InputView] = {}          # the first profiled file of each name (paths may differ)
+    for key, view in shapes.items():
+        by_file_name.setdefault(Path(key).name, view)
     names = record.inputs or [ws.rel(p) for p in ws.input_files()]
     views = []
     for name in names or list(shapes):
-        match = shapes.get(name) or next((v for k, v in shapes.items() if Path(k).name == Path(name).name), None)
+        match = shapes.get(name) or by_file_name.get(Path(name).name)
         views.append(InputView(path=name, rows=match.rows, columns=match.columns) if match else InputView(path=name))
     return views
 
