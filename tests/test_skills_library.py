@@ -67,6 +67,23 @@ def test_front_matter_is_parsed_with_params_defaults_and_body(tmp_path):
     assert spec.required == ["data_path", "result_path", "fig_prefix", "column"]
 
 
+def test_a_skill_edited_on_disk_is_read_again_and_an_unchanged_one_is_not(tmp_path):
+    """A process (the server, a test worker) loads the library many times: a skill is read again exactly when a file
+    of its folder changed."""
+    front = "name: demo\ndescription: First words.\ntemplates:\n  - name: show\n    params: {}"
+    folder = write_skill(tmp_path, "demo", front, templates=[("show", "print(1)\n")])
+    first = SkillLibrary.load(tmp_path).get("demo")
+    assert SkillLibrary.load(tmp_path).get("demo") is first
+
+    (folder / "SKILL.md").write_text(f"---\n{front.replace('First', 'Second')}\n---\nNew body.\n", encoding="utf-8")
+    second = SkillLibrary.load(tmp_path).get("demo")
+    assert (second.description, second.body) == ("Second words.", "New body.\n")
+
+    (folder / "templates" / "show.py.j2").unlink()
+    with pytest.raises(ConfigError, match="does not exist"):
+        SkillLibrary.load(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("front", "problem"),
     [

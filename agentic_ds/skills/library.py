@@ -30,6 +30,32 @@ def default_skills_dir() -> Path:
     return bundled_dir(SKILLS)
 
 
+# Skills read in this process, by SKILL.md: the folder's files as they were when read, and the skill.
+_READ: dict[Path, tuple[tuple[tuple[str, int, int], ...], Skill]] = {}
+
+
+def _read_skill(skill_file: Path) -> Skill:
+    """The skill of `skill_file` (ADK's loader checks the name is the folder's), read again only when a file of its
+    folder changed: a run loads the library three times, and a server or a test process many more."""
+    files = _folder_state(skill_file.parent)
+    kept = _READ.get(skill_file)
+    if kept is not None and kept[0] == files:
+        return kept[1]
+    skill = parse_skill_file(skill_file)
+    _READ[skill_file] = (files, skill)
+    return skill
+
+
+def _folder_state(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every file under `folder`: its path, modification time and size."""
+    state = []
+    for top, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(top, name)
+            st = os.stat(path, follow_symlinks=False)
+            state.append((os.path.relpath(path, folder), st.st_mtime_ns, st.st_size))
+    return tuple(sorted(state))
+
 
 class SkillLibrary:
     """The skills found under one root, by name."""
@@ -51,7 +77,7 @@ class SkillLibrary:
         for skill_file in sorted(root.glob(f"*/{SKILL_FILE}")):
             if skill_file.parent.name.startswith(("_", ".")):
                 continue
-            skills.append(parse_skill_file(skill_file))   # ADK's loader checks the name is the folder's
+            skills.append(_read_skill(skill_file))
         return cls(root, skills)
 
     def names(self) -> list[str]:
