@@ -7,6 +7,7 @@ jinja2's autoescape, and agent markdown goes through `MarkdownRenderer` (raw HTM
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,9 @@ class FigureHtml:
     missing: bool        # the file is absent (else: present but not an embeddable image)
 
 
+@cache
 def _environment() -> Environment:
+    """Kept for the process: compiling the report's template took about 25 ms, every report (a server writes many)."""
     env = Environment(
         loader=PackageLoader("agentic_ds.report", "templates"),
         autoescape=True,
