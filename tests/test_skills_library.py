@@ -72,12 +72,15 @@ def test_a_skill_edited_on_disk_is_read_again_and_an_unchanged_one_is_not(tmp_pa
     of its folder changed."""
     front = "name: demo\ndescription: First words.\ntemplates:\n  - name: show\n    params: {}"
     folder = write_skill(tmp_path, "demo", front, templates=[("show", "print(1)\n")])
-    first = SkillLibrary.load(tmp_path).get("demo")
-    assert SkillLibrary.load(tmp_path).get("demo") is first
+    library = SkillLibrary.load(tmp_path)
+    first = library.get("demo")
+    assert library.rank("demo") == [first]
+    assert SkillLibrary.load(tmp_path) is library        # with its ranker, built once
 
     (folder / "SKILL.md").write_text(f"---\n{front.replace('First', 'Second')}\n---\nNew body.\n", encoding="utf-8")
     second = SkillLibrary.load(tmp_path).get("demo")
     assert (second.description, second.body) == ("Second words.", "New body.\n")
+    assert SkillLibrary.load(tmp_path).rank("second words") == [second]
 
     (folder / "templates" / "show.py.j2").unlink()
     with pytest.raises(ConfigError, match="does not exist"):

@@ -32,6 +32,8 @@ def default_skills_dir() -> Path:
 
 # Skills read in this process, by SKILL.md: the folder's files as they were when read, and the skill.
 _READ: dict[Path, tuple[tuple[tuple[str, int, int], ...], Skill]] = {}
+# The last library loaded from each root: given again while it holds the very skills read (its ranker with it).
+_LOADED: dict[Path, SkillLibrary] = {}
 
 
 def _read_skill(skill_file: Path) -> Skill:
@@ -78,7 +80,12 @@ class SkillLibrary:
             if skill_file.parent.name.startswith(("_", ".")):
                 continue
             skills.append(_read_skill(skill_file))
-        return cls(root, skills)
+        kept = _LOADED.get(root)
+        if (kept is not None and type(kept) is cls and len(kept._skills) == len(skills)
+                and all(kept._skills.get(skill.name) is skill for skill in skills)):
+            return kept
+        _LOADED[root] = library = cls(root, skills)
+        return library
 
     def names(self) -> list[str]:
         return sorted(self._skills)
