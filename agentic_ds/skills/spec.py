@@ -88,7 +88,8 @@ def parse_skill_file(path: Path) -> Skill:
     try:
         loaded = load_skill_from_dir(path.parent)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'front matter'}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'front matter'}: {e['msg']}"
+                             for e in exc.errors())
         raise ConfigError(f"{path}: front matter is not valid: {problems}", hint="see skills/README.md") from exc
     except (ValueError, OSError) as exc:
         raise ConfigError(f"{path}: {exc}", hint="see skills/README.md") from exc

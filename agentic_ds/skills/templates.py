@@ -69,8 +69,8 @@ def check_params(spec: TemplateSpec, params: dict[str, Any]) -> dict[str, Any]:
 
 @cache
 def _environment(skills_root: Path, skill_dir: Path) -> jinja2.Environment:
-    """One per skill, kept: it keeps its compiled templates (a template and its includes took 10-30 ms to compile
-    again at every render, a few hundred renders a run). A template file changed since is compiled again."""
+    """One per skill, kept: it keeps its compiled templates (compiling a template and its includes again took a few
+    milliseconds a render, and a run renders a few hundred). A template file changed since is compiled again."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(skill_dir), str(skills_root)]),
         undefined=jinja2.StrictUndefined,
