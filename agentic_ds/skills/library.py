@@ -30,22 +30,9 @@ def default_skills_dir() -> Path:
     return bundled_dir(SKILLS)
 
 
-# Skills read in this process, by SKILL.md: the folder's files as they were when read, and the skill.
-_READ: dict[Path, tuple[tuple[tuple[str, int, int], ...], Skill]] = {}
-# The last library loaded from each root: given again while it holds the very skills read (its ranker with it).
-_LOADED: dict[Path, SkillLibrary] = {}
-
-
-def _read_skill(skill_file: Path) -> Skill:
-    """The skill of `skill_file` (ADK's loader checks the name is the folder's), read again only when a file of its
-    folder changed: a run loads the library three times, and a server or a test process many more."""
-    files = _folder_state(skill_file.parent)
-    kept = _READ.get(skill_file)
-    if kept is not None and kept[0] == files:
-        return kept[1]
-    skill = parse_skill_file(skill_file)
-    _READ[skill_file] = (files, skill)
-    return skill
+# The last library loaded from each root, with the state of its skill folders then (`_folder_state`): given again
+# while no file of them changed (a run loads the library three times; a server or a test process many more).
+_LOADED: dict[tuple[type, Path], tuple[tuple[object, ...], SkillLibrary]] = {}
 
 
 def _folder_state(folder: Path) -> tuple[tuple[str, int, int], ...]:
@@ -75,16 +62,13 @@ class SkillLibrary:
                 f"skills folder {root} does not exist",
                 hint=f"set {SKILLS_DIR_ENV} to a folder of skills, or unset it to use the bundled ones",
             )
-        skills = []
-        for skill_file in sorted(root.glob(f"*/{SKILL_FILE}")):
-            if skill_file.parent.name.startswith(("_", ".")):
-                continue
-            skills.append(_read_skill(skill_file))
-        kept = _LOADED.get(root)
-        if (kept is not None and type(kept) is cls and len(kept._skills) == len(skills)
-                and all(kept._skills.get(skill.name) is skill for skill in skills)):
-            return kept
-        _LOADED[root] = library = cls(root, skills)
+        files = [f for f in sorted(root.glob(f"*/{SKILL_FILE}")) if not f.parent.name.startswith(("_", "."))]
+        state = tuple((f, _folder_state(f.parent)) for f in files)
+        kept = _LOADED.get((cls, root))
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        library = cls(root, [parse_skill_file(f) for f in files])   # ADK's loader checks the name is the folder's
+        _LOADED[(cls, root)] = (state, library)
         return library
 
     def names(self) -> list[str]:
