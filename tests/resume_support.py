@@ -1,5 +1,6 @@
-"""Test support for runs stopped from outside: the installed command as a subprocess, signals sent when
-events.jsonl reaches a line, and what a run directory holds (to compare before and after a resume)."""
+"""Test support for runs stopped from outside: the command as a process of its own (forked from the worker's
+zygote, see `warm_cli`), signals sent when events.jsonl reaches a line, and what a run directory holds (to compare
+before and after a resume)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import psutil
 
+from tests import warm_cli
 from tests.support import shared_context
 
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
@@ -49,11 +51,9 @@ def make_project(folder: Path) -> Path:
     return folder
 
 
-def start_run(project: Path, *extra: str, task: str = TASK) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        command("run", "--mode", "orchestrated", task, "--files", "data", *extra),
-        cwd=project, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+def start_run(project: Path, *extra: str, task: str = TASK) -> warm_cli.WarmProcess | subprocess.Popen[str]:
+    return warm_cli.popen(("run", "--mode", "orchestrated", task, "--files", "data", *extra), cwd=project,
+                          env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def run_dir_of(project: Path) -> Path | None:
@@ -127,8 +127,7 @@ def last_record(run_dir: Path) -> dict:
 
 
 def resume(run: Path | str, *args: str, cwd: Path | None = None, timeout_s: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run(command("resume", str(run), *args), cwd=cwd, env=environment(),
-                          capture_output=True, text=True, timeout=timeout_s)
+    return warm_cli.run(("resume", str(run), *args), cwd=cwd, env=environment(), timeout=timeout_s)
 
 
 def fingerprint(folder: Path) -> dict[str, str]:

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from tests import warm_cli
 from tests.resume_support import command, environment, make_project
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
@@ -21,8 +22,7 @@ TASK = "Mean price by region"
 
 
 def _run(project, *args, **env):
-    return subprocess.run(command(*args), cwd=project, env={**environment(), **env}, capture_output=True,
-                          text=True, timeout=600)
+    return warm_cli.run(args, cwd=project, env={**environment(), **env}, timeout=600)
 
 
 def _record(run_dir):

@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests import warm_cli
 from tests.server_support import environment, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
@@ -30,8 +31,7 @@ REPORTS = {"report.md", "report.html"}
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "agentic_ds", *args], capture_output=True, text=True, input=stdin,
-                          env=environment(), timeout=600)
+    return warm_cli.run(args, input=stdin, env=environment(), timeout=600)
 
 
 def digests(run_dir: Path) -> dict[str, str]:

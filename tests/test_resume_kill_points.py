@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import signal
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,10 +22,10 @@ import pytest
 
 from agentic_ds.report.listing import summarize_run
 from agentic_ds.schema import RunStatus
+from tests import warm_cli
 from tests.resume_support import (
     TASK,
     approved_stage_dirs,
-    command,
     environment,
     fingerprint,
     make_project,
@@ -44,8 +43,8 @@ POINTS = 16
 def baseline(tmp_path_factory):
     """The same run, never interrupted."""
     project = make_project(tmp_path_factory.mktemp("baseline"))
-    done = subprocess.run(command("run", "--mode", "orchestrated", TASK, "--files", "data", "--quiet"), cwd=project,
-                          env=environment(), capture_output=True, text=True, timeout=180)
+    done = warm_cli.run(("run", "--mode", "orchestrated", TASK, "--files", "data", "--quiet"), cwd=project,
+                        env=environment(), timeout=180)
     assert done.returncode == 0, done.stderr
     (run_dir,) = (project / "workdirs").iterdir()
     return run_dir, done.returncode, json.loads((run_dir / "run.json").read_text())
