@@ -115,8 +115,10 @@ def _child(request: Mapping[str, Any], fds: Sequence[int]) -> None:
     code = 1
     try:
         signal.set_wakeup_fd(-1)
-        for sig in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
-            signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL)
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)   # as a new interpreter sets them
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         if request["new_session"]:
             os.setsid()
         for target, fd in enumerate(fds):
