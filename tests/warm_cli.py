@@ -1,189 +1,30 @@
-"""`agentic-ds` commands forked from a process that has imported them already (tests only).
+"""`agentic-ds` commands forked from the worker's zygote (`agentic_ds.runs.warm_start`), as `subprocess` would
+start them (tests only).
 
-A test that runs the command as a process of its own (to signal it, kill it, or resume it from outside) pays
-about a CPU-second of imports (ADK, google-genai, the workflow) before the command does anything. The suite
-starts over a hundred such processes on two cores. Here one process per test worker, the zygote, imports the
-command's modules once and forks each command from itself. The command then runs as before: in its own process,
-with its own pid, arguments, working directory, environment, standard streams, signals and exit status, through
-the same entry point as `python -m agentic_ds` (`agentic_ds.cli.main.main`). What it skips is the interpreter's
-start: an entry of PYTHONPATH and a `sitecustomize` on it are applied by hand (`_startup_paths`).
-
-The zygote forks only while it has one thread, and ends when the test worker closes its socket or dies. When it
-cannot start, commands run as plain `python -m agentic_ds` processes. Tests of the interpreter's own start (the
-installed console script, the wheel, `--help`) do not use this.
+A test that runs the command as a process of its own (to signal it, kill it, or resume it from outside) would pay
+about a CPU-second of imports before the command does anything, and the suite starts over a hundred such
+processes on two cores. Each test worker keeps one zygote, the one the server and the eval use, and forks the
+commands from it: each is still a process of its own (pid, arguments, working directory, environment, standard
+streams, signals, exit status). `WarmProcess` is the part of `subprocess.Popen` the tests use. When the zygote
+cannot fork here, commands run as plain `python -m agentic_ds` processes. Tests of the interpreter's own start
+(the installed console script, the wheel, `--help`) do not use this.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import io
-import json
 import os
-import select
 import signal
-import socket
-import struct
 import subprocess
-import sys
 import threading
 import time
-import traceback
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-# What a `run` or `resume` of the offline model imports (the rest comes with them).
-PRELOAD = (
-    "agentic_ds.cli.main", "agentic_ds.cli.run", "agentic_ds.cli.resume", "agentic_ds.workflow.runner",
-    "agentic_ds.workflow.assembly", "agentic_ds.workflow.tree", "agentic_ds.offline.model", "agentic_ds.skills",
-    "agentic_ds.report.writer", "agentic_ds.sandbox.isolation", "agentic_ds.sandbox.kernel",
-    "agentic_ds.profiling", "agentic_ds.config.models",
-)
-UNKNOWN_EXIT = 255          # the zygote ended before it could say how a child ended
-_HEADER = struct.Struct("!I")
+from agentic_ds.runs.warm_start import Zygote, command
 
 
-# -- the zygote ------------------------------------------------------------------------------------------------
-def _serve(fd: int) -> None:
-    sock = socket.socket(fileno=fd)
-    if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
-        del sys.path[0]   # tests/ is not where the command's modules come from
-    import importlib
-
-    for name in PRELOAD:
-        importlib.import_module(name)
-    if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
-        _send(sock, {"refused": "the zygote has more than one thread after its imports"})
-        return
-    wake_r, wake_w = os.pipe()
-    for end in (wake_r, wake_w):
-        os.set_blocking(end, False)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    signal.set_wakeup_fd(wake_w)
-    _send(sock, {"ready": os.getpid()})
-    ids: dict[int, int] = {}        # child pid -> request id
-    buffered = b""                   # a request's bytes may come in pieces; its three descriptors with the first
-    received: list[int] = []
-    while True:
-        with contextlib.suppress(InterruptedError):
-            ready, _, _ = select.select([sock.fileno(), wake_r], [], [])
-        if wake_r in ready:
-            with contextlib.suppress(BlockingIOError):
-                os.read(wake_r, 4096)
-            _reap(sock, ids)
-        if sock.fileno() not in ready:
-            continue
-        data, fds, _, _ = socket.recv_fds(sock, 1 << 16, 3)
-        if not data:
-            return                   # the test worker is gone
-        buffered, received = buffered + data, received + fds
-        while len(buffered) >= _HEADER.size and len(received) >= 3:
-            (size,) = _HEADER.unpack_from(buffered)
-            if len(buffered) < _HEADER.size + size:
-                break
-            request = json.loads(buffered[_HEADER.size:_HEADER.size + size])
-            buffered, streams, received = buffered[_HEADER.size + size:], received[:3], received[3:]
-            pid = os.fork()
-            if pid == 0:
-                for own in (sock.fileno(), wake_r, wake_w, *received):
-                    os.close(own)
-                _child(request, streams)   # never returns
-            for stream in streams:
-                os.close(stream)
-            ids[pid] = request["id"]
-            _send(sock, {"id": request["id"], "pid": pid})
-        _reap(sock, ids)
-
-
-def _reap(sock: socket.socket, ids: dict[int, int]) -> None:
-    while ids:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        if pid in ids:
-            _send(sock, {"id": ids.pop(pid), "exit": os.waitstatus_to_exitcode(status)})
-
-
-def _send(sock: socket.socket, message: Mapping[str, Any]) -> None:
-    sock.sendall(json.dumps(message).encode() + b"\n")
-
-
-def _child(request: Mapping[str, Any], fds: Sequence[int]) -> None:
-    code = 1
-    try:
-        signal.set_wakeup_fd(-1)
-        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)   # as a new interpreter sets them
-        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-        if request["new_session"]:
-            os.setsid()
-        for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-        for fd in fds:
-            if fd > 2:
-                os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        _standard_streams()
-        _startup_paths()
-        sys.argv = [sys.argv[0], *request["args"]]
-        from agentic_ds.cli.main import main
-
-        try:
-            main(args=list(request["args"]), prog_name="agentic-ds")
-            code = 0
-        except SystemExit as exc:
-            code = _exit_code(exc.code)
-    except BaseException:   # noqa: BLE001 - what a crashed interpreter would print, then its exit status
-        with contextlib.suppress(Exception):
-            traceback.print_exc()
-    finally:
-        with contextlib.suppress(Exception):
-            atexit._run_exitfuncs()
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
-
-
-def _exit_code(code: object) -> int:
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
-
-
-def _standard_streams() -> None:
-    """New sys.stdin/stdout/stderr on descriptors 0-2, buffered as a new interpreter would buffer them (the
-    zygote's `sys.__stdout__` and the like already write to the descriptors the child was given)."""
-    unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
-    sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding="utf-8")
-    for fd, name, errors in ((1, "stdout", "strict"), (2, "stderr", "backslashreplace")):
-        stream = io.TextIOWrapper(open(fd, "wb", closefd=False), encoding="utf-8", errors=errors,
-                                  line_buffering=os.isatty(fd) or name == "stderr", write_through=unbuffered)
-        setattr(sys, name, stream)
-
-
-def _startup_paths() -> None:
-    """PYTHONPATH's entries and a `sitecustomize` found on them, as the interpreter's start would apply them."""
-    entries = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in sys.path]
-    sys.path[1:1] = entries
-    for entry in entries:
-        site = os.path.join(entry, "sitecustomize.py")
-        if os.path.isfile(site):
-            with open(site, encoding="utf-8") as handle:
-                exec(compile(handle.read(), site, "exec"), {"__name__": "sitecustomize", "__file__": site})
-            return
-
-
-# -- the test worker's side ------------------------------------------------------------------------------------
 class WarmProcess:
     """A forked command, as much like `subprocess.Popen` as the tests use it."""
 
@@ -239,92 +80,6 @@ class WarmProcess:
         return results.get("out"), results.get("err")
 
 
-class Zygote:
-    """The worker's end of the zygote: `spawn()` a command, learn how it ended."""
-
-    def __init__(self) -> None:
-        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock = mine
-        self._process = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), str(theirs.fileno())], pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )
-        theirs.close()
-        self._lock = threading.Lock()        # one request on the socket at a time
-        self._changed = threading.Condition()
-        self._pids: dict[int, int] = {}      # request id -> pid
-        self._exits: dict[int, int] = {}     # request id -> exit status
-        self._next = 0
-        self.ready: bool | None = None       # None while it imports; False once it refused or ended
-        threading.Thread(target=self._listen, name="warm-cli", daemon=True).start()
-
-    def _listen(self) -> None:
-        for line in self._sock.makefile("rb"):
-            message = json.loads(line)
-            with self._changed:
-                if "ready" in message:
-                    self.ready = True
-                elif "refused" in message:
-                    self.ready = False
-                elif "exit" in message:
-                    self._exits[message["id"]] = message["exit"]
-                else:
-                    self._pids[message["id"]] = message["pid"]
-                self._changed.notify_all()
-        with self._changed:
-            self.ready = False
-            self._changed.notify_all()
-
-    def usable(self, timeout: float = 60) -> bool:
-        with self._changed:
-            self._changed.wait_for(lambda: self.ready is not None, timeout)
-            return bool(self.ready)
-
-    def spawn(self, args: Sequence[str], *, cwd: str, env: Mapping[str, str], stdin: int, stdout: int,
-              stderr: int, new_session: bool) -> tuple[int, int]:
-        """Fork `agentic-ds ARGS` with descriptors 0-2 set to these; (request id, pid)."""
-        with self._lock:
-            self._next += 1
-            request_id = self._next
-            body = json.dumps({"id": request_id, "args": list(args), "cwd": cwd, "env": dict(env),
-                               "new_session": new_session}).encode()
-            payload = _HEADER.pack(len(body)) + body
-            sent = socket.send_fds(self._sock, [payload], [stdin, stdout, stderr])
-            self._sock.sendall(payload[sent:])
-        with self._changed:
-            if not self._changed.wait_for(lambda: request_id in self._pids or self.ready is False, 60):
-                raise RuntimeError("the zygote did not fork the command within 60 s")
-            if request_id not in self._pids:
-                raise RuntimeError("the zygote ended")
-            return request_id, self._pids.pop(request_id)
-
-    def exit_status(self, request_id: int, pid: int, timeout: float | None) -> int | None:
-        with self._changed:
-            self._changed.wait_for(lambda: request_id in self._exits or self.ready is False, timeout)
-            if request_id in self._exits:
-                return self._exits.pop(request_id)
-        if self.ready is False and not _running(pid):
-            return UNKNOWN_EXIT
-        return None
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-        self._sock.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(5)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 _zygote: Zygote | None = None
 _zygote_lock = threading.Lock()
 
@@ -337,11 +92,6 @@ def zygote() -> Zygote | None:
             _zygote = Zygote()
             atexit.register(_zygote.close)
         return _zygote if _zygote.usable() else None
-
-
-def command(*args: str) -> list[str]:
-    """The plain command line, for what runs without the zygote."""
-    return [sys.executable, "-m", "agentic_ds", *args]
 
 
 def popen(args: Sequence[str], *, cwd: os.PathLike[str] | str | None = None, env: Mapping[str, str] | None = None,
@@ -389,6 +139,3 @@ def run(args: Sequence[str], *, cwd: os.PathLike[str] | str | None = None, env: 
         raise
     return subprocess.CompletedProcess(command(*args), process.wait(), out, err)
 
-
-if __name__ == "__main__":
-    _serve(int(sys.argv[1]))

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentic_ds.runs.warm_start import WarmCommand, Zygote, command, start_command
+
 STDERR_TAIL_LINES = 20
 INTERRUPT_GRACE_S = 20.0
 USAGE_EXIT = 2
@@ -57,23 +59,29 @@ class RunOutcome:
 
 async def run_child(spec: RunSpec, report: Report, *, runs_dir: Path | None = None, files: list[str] | None = None,
                     flags: list[str] | None = None, cwd: str | None = None,
-                    die_with_parent: bool = False) -> RunOutcome:
-    """Run `spec` as `agentic-ds run --json`. On a worker that does not share this machine's files, `runs_dir`,
-    `files` and `flags` replace the spec's (inputs and configuration copied to the worker); `die_with_parent`
-    stops the child (SIGTERM: it ends cleanly) when the thread that started it ends, so a killed worker leaves
-    no run going on."""
+                    die_with_parent: bool = False, zygote: Zygote | None = None) -> RunOutcome:
+    """Run `spec` as `agentic-ds run --json` (forked from `zygote` when it can fork). On a worker that does not
+    share this machine's files, `runs_dir`, `files` and `flags` replace the spec's (inputs and configuration
+    copied to the worker); `die_with_parent` stops the child (SIGTERM: it ends cleanly) when the thread that
+    started it ends, so a killed worker leaves no run going on."""
     workdir = runs_dir or spec.runs_dir
-    argv = [sys.executable, "-m", "agentic_ds", "run", *(flags or spec.flags), "--json", "--workdir", str(workdir)]
+    args = ["run", *(flags or spec.flags), "--json", "--workdir", str(workdir)]
     for path in files if files is not None else spec.files:
-        argv += ["--files", path]
-    argv += ["--", "-"]                       # the task comes on stdin, whatever it holds
+        args += ["--files", path]
+    args += ["--", "-"]                       # the task comes on stdin, whatever it holds
     outcome = RunOutcome()
     started = time.perf_counter()
-    process = await asyncio.create_subprocess_exec(
-        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,               # Ctrl-C reaches the eval; the eval stops its children itself
-        cwd=cwd, preexec_fn=_die_with_parent() if die_with_parent else None,
-    )
+    pipe = asyncio.subprocess.PIPE
+    process: asyncio.subprocess.Process | WarmCommand
+    if zygote is not None and await asyncio.to_thread(zygote.usable):
+        process = await start_command(zygote, args, stdin=pipe, stdout=pipe, stderr=pipe, cwd=cwd,
+                                      new_session=True, die_with_parent=die_with_parent)
+    else:
+        process = await asyncio.create_subprocess_exec(
+            *command(*args), stdin=pipe, stdout=pipe, stderr=pipe,
+            start_new_session=True,           # Ctrl-C reaches the eval; the eval stops its children itself
+            cwd=cwd, preexec_fn=_die_with_parent() if die_with_parent else None,
+        )
     stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
     try:
         assert process.stdin is not None
@@ -100,7 +108,8 @@ async def run_child(spec: RunSpec, report: Report, *, runs_dir: Path | None = No
     return outcome
 
 
-async def _read_events(process: asyncio.subprocess.Process, outcome: RunOutcome, report: Report) -> None:
+async def _read_events(process: asyncio.subprocess.Process | WarmCommand, outcome: RunOutcome,
+                       report: Report) -> None:
     assert process.stdout is not None
     agent = ""
     async for raw in process.stdout:
@@ -130,7 +139,7 @@ async def _tail(stream: asyncio.StreamReader | None, into: deque[str]) -> None:
         into.append(raw.decode("utf-8", errors="replace"))
 
 
-async def stop(process: asyncio.subprocess.Process) -> None:
+async def stop(process: asyncio.subprocess.Process | WarmCommand) -> None:
     """Ctrl-C the run (it records what it did and ends `interrupted`), then kill it if it does not end."""
     for sig, wait in ((signal.SIGINT, INTERRUPT_GRACE_S), (signal.SIGKILL, 5.0)):
         if process.returncode is not None:

@@ -1,11 +1,13 @@
 """The server's child processes: at most `max_runs` at once, the rest waiting in the queue, each run in its own
 `agentic-ds` process.
 
-A child is `python -m agentic_ds resume|approve RUN --json` (`queue.Job.argv`) in the server's working directory
-and environment (its configuration, `.env` and API keys are the server's), in its own session, its standard output
-discarded (the run writes events.jsonl) and its standard error kept in `<workdir>/.serve/logs/`. On Linux the child
-is also told to receive SIGTERM when the server dies (`PR_SET_PDEATHSIG`), so a server that is killed leaves its
-runs stopped cleanly, as SIGTERM stops a CLI run: `incomplete`, the signal named, reports written, resumable.
+A child is `agentic-ds resume|approve RUN --json` (`queue.Job.argv`), forked from the server's zygote
+(`runs.warm_start`: the command imported once; the plain `python -m agentic_ds` if it cannot fork), in the server's
+working directory and environment (its configuration, `.env` and API keys are the server's), in its own session,
+its standard output discarded (the run writes events.jsonl) and its standard error kept in `<workdir>/.serve/logs/`.
+On Linux the child is also told to receive SIGTERM when its parent dies (`PR_SET_PDEATHSIG`; the zygote ends with
+the server), so a server that is killed leaves its runs stopped cleanly, as SIGTERM stops a CLI run: `incomplete`,
+the signal named, reports written, resumable.
 
 Cancelling sends SIGTERM to the child, as a user would; after `grace_s` without an end, its process group is
 killed. What each job ended with is kept in `<workdir>/.serve/jobs/<run>.json` (`last_job` in the API).
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agentic_ds.runs import safe_files
+from agentic_ds.runs.warm_start import WarmCommand, Zygote, command, start_command
 from agentic_ds.schema import RunRecord, RunStatus, now_iso, read_model
 from agentic_ds.server.queue import Job, JobQueue
 
@@ -37,7 +40,7 @@ class Active:
     """A job whose process is starting or running."""
 
     job: Job
-    process: asyncio.subprocess.Process | None = None
+    process: asyncio.subprocess.Process | WarmCommand | None = None
     cancelled: bool = False
     started_at: str = ""
 
@@ -54,6 +57,7 @@ class Supervisor:
         self.on_change: Callable[[], None] = lambda: None
         self._waiters: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self._zygote: Zygote | None = None     # started with the first job
 
     # -- what the API reads ------------------------------------------------------------------------
     def dispatch_of(self, run_id: str) -> tuple[str, Job] | None:
@@ -128,6 +132,8 @@ class Supervisor:
                 self._signal(active.process, signal.SIGTERM)
         if self._waiters:
             await asyncio.wait(set(self._waiters), timeout=self.grace_s + 10)
+        if self._zygote is not None:
+            self._zygote.close()
 
     # -- one job -----------------------------------------------------------------------------------
     async def _run(self, job: Job) -> None:
@@ -138,15 +144,12 @@ class Supervisor:
         log_path = log_dir / f"{job.key}.log"
         code: int | None = None
         try:
-            argv = [sys.executable, "-m", "agentic_ds", *job.argv(run_dir)]
+            args = job.argv(run_dir)
             if self.config:
-                argv += ["--config", self.config]
+                args += ["--config", self.config]
             with safe_files.open_append(log_path, root=log_dir, text=False) as log:
-                log.write(f"\n== {now_iso()} {' '.join(argv[2:])}\n".encode())
-                active.process = await asyncio.create_subprocess_exec(
-                    *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL, stderr=log,
-                    start_new_session=True, preexec_fn=_dies_with_server(),
-                )
+                log.write(f"\n== {now_iso()} {' '.join(args)}\n".encode())
+                active.process = await self._start(args, log.fileno())
             if active.cancelled:   # cancelled while it was starting
                 self._signal(active.process, signal.SIGTERM)
             await _feed(active.process, job.stdin)
@@ -156,7 +159,19 @@ class Supervisor:
         finally:
             self._finished(job, code, log_path, log_dir)
 
-    async def _wait(self, process: asyncio.subprocess.Process, active: Active) -> int:
+    async def _start(self, args: list[str], log: int) -> asyncio.subprocess.Process | WarmCommand:
+        """`agentic-ds ARGS` in its own session, forked from the server's zygote once it has imported the command
+        (`runs.warm_start`), the plain command otherwise."""
+        pipe, devnull = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL
+        if self._zygote is None:
+            self._zygote = Zygote()
+        if await asyncio.to_thread(self._zygote.usable):
+            return await start_command(self._zygote, args, stdin=pipe, stdout=devnull, stderr=log, new_session=True,
+                                       die_with_parent=sys.platform.startswith("linux"))
+        return await asyncio.create_subprocess_exec(*command(*args), stdin=pipe, stdout=devnull, stderr=log,
+                                                    start_new_session=True, preexec_fn=_dies_with_server())
+
+    async def _wait(self, process: asyncio.subprocess.Process | WarmCommand, active: Active) -> int:
         while True:
             try:
                 return await asyncio.wait_for(process.wait(), timeout=self.grace_s if active.cancelled else None)
@@ -180,7 +195,7 @@ class Supervisor:
         self.kick()
 
     @staticmethod
-    def _signal(process: asyncio.subprocess.Process, sig: signal.Signals) -> None:
+    def _signal(process: asyncio.subprocess.Process | WarmCommand, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(sig)
 
@@ -219,7 +234,7 @@ def _followup_never_started(run_dir: Path, followup: str, code: int | None, tail
         finish(run_dir, workspace, found)
 
 
-async def _feed(process: asyncio.subprocess.Process, text: str) -> None:
+async def _feed(process: asyncio.subprocess.Process | WarmCommand, text: str) -> None:
     assert process.stdin is not None
     with contextlib.suppress(BrokenPipeError, ConnectionResetError):
         process.stdin.write(text.encode("utf-8"))
