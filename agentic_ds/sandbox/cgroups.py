@@ -20,6 +20,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agentic_ds.sandbox import leftovers
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = {"memory": "memory", "pids": "pids", "cpu": "cpuacct"}
 
@@ -55,7 +57,7 @@ class SandboxCgroup:
 
     @classmethod
     def create(cls, *, memory_mb: int, max_pids: int) -> SandboxCgroup | None:
-        name = f"agentic-ds-{uuid.uuid4().hex[:12]}"
+        name = f"{leftovers.owned_name(leftovers.CGROUP_PREFIX)}{uuid.uuid4().hex[:12]}"
         group = cls._create_v2(name) if (CGROUP_ROOT / "cgroup.controllers").exists() else cls._create_v1(name)
         if group is None or not group.folders:
             return None
@@ -83,6 +85,7 @@ class SandboxCgroup:
             parent = base / own.get(hierarchy, "/").lstrip("/")
             if not (parent / "cgroup.procs").exists() or not os.access(parent, os.W_OK):
                 continue
+            leftovers.sweep_cgroups(parent)
             with contextlib.suppress(OSError):
                 (parent / name).mkdir()
                 group.folders[controller] = parent / name
@@ -93,6 +96,7 @@ class SandboxCgroup:
         parent = CGROUP_ROOT / _own_paths().get("", "/").lstrip("/")
         if not os.access(parent, os.W_OK):
             return None
+        leftovers.sweep_cgroups(parent)
         wanted = {"memory", "pids", "cpu"}
         with contextlib.suppress(OSError):
             enabled = set((parent / "cgroup.subtree_control").read_text().split())

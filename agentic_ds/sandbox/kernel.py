@@ -33,7 +33,7 @@ import zmq.asyncio
 from jupyter_client.manager import AsyncKernelManager
 
 from agentic_ds.runs import safe_files
-from agentic_ds.sandbox import layout, proctree
+from agentic_ds.sandbox import layout, leftovers, proctree
 from agentic_ds.sandbox.bwrap import bwrap_argv, kernel_python
 from agentic_ds.sandbox.capture import CellCapture
 from agentic_ds.sandbox.limits import Limits, ProcessLimits
@@ -90,7 +90,9 @@ class SandboxKernel:
         self.use_bwrap = use_bwrap
         self.user = user
         self.process_limits = ProcessLimits(limits, user)
-        self.socket_dir = Path(tempfile.mkdtemp(prefix="ads-"))   # short: ipc socket paths are limited to ~100 chars
+        leftovers.sweep_socket_folders(Path(tempfile.gettempdir()))
+        # Short: ipc socket paths are limited to ~100 chars.
+        self.socket_dir = Path(tempfile.mkdtemp(prefix=leftovers.owned_name(leftovers.SOCKET_PREFIX)))
         user.give(self.socket_dir)   # the kernel creates its sockets there
         self._context = zmq.asyncio.Context()
         self._context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
