@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import signal
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -22,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentic_ds.runs.warm_start import WarmCommand, Zygote, command, start_command
+from agentic_ds.runs.warm_start import WarmCommand, Zygote, launch
 
 STDERR_TAIL_LINES = 20
 INTERRUPT_GRACE_S = 20.0
 USAGE_EXIT = 2
-PR_SET_PDEATHSIG = 1
 
 Report = Callable[[dict[str, Any]], None]
 
@@ -72,16 +70,9 @@ async def run_child(spec: RunSpec, report: Report, *, runs_dir: Path | None = No
     outcome = RunOutcome()
     started = time.perf_counter()
     pipe = asyncio.subprocess.PIPE
-    process: asyncio.subprocess.Process | WarmCommand
-    if zygote is not None and await asyncio.to_thread(zygote.usable):
-        process = await start_command(zygote, args, stdin=pipe, stdout=pipe, stderr=pipe, cwd=cwd,
-                                      new_session=True, die_with_parent=die_with_parent)
-    else:
-        process = await asyncio.create_subprocess_exec(
-            *command(*args), stdin=pipe, stdout=pipe, stderr=pipe,
-            start_new_session=True,           # Ctrl-C reaches the eval; the eval stops its children itself
-            cwd=cwd, preexec_fn=_die_with_parent() if die_with_parent else None,
-        )
+    process = await launch(zygote, args, stdin=pipe, stdout=pipe, stderr=pipe, cwd=cwd,
+                           new_session=True,   # Ctrl-C reaches the eval; the eval stops its children itself
+                           die_with_parent=die_with_parent)
     stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
     try:
         assert process.stdin is not None
@@ -148,14 +139,3 @@ async def stop(process: asyncio.subprocess.Process | WarmCommand) -> None:
             os.killpg(process.pid, sig)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(process.wait(), timeout=wait)
-
-
-def _die_with_parent() -> Callable[[], None] | None:
-    """A pre-exec step asking Linux to SIGTERM the child when the thread that started it ends (None elsewhere).
-    The C function is looked up here, before the fork, so the child only makes the call."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGTERM)

@@ -20,6 +20,7 @@ import contextlib
 import functools
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from agentic_ds.runs.zygote import HEADER
+from agentic_ds.runs.zygote import HEADER, PR_SET_PDEATHSIG
 
 UNKNOWN_EXIT = 255          # the zygote ended before it could say how a command ended
 READY_TIMEOUT_S = 120.0
@@ -120,8 +121,12 @@ class Zygote:
             self._changed.wait_for(lambda: request_id in self._exits or self.ready is False, timeout)
             if request_id in self._exits:
                 return self._exits.pop(request_id)
-        if self.ready is False and not _running(pid):
-            return UNKNOWN_EXIT
+        if self.ready is False:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while _running(pid) and (deadline is None or time.monotonic() < deadline):
+                time.sleep(0.2)
+            if not _running(pid):
+                return UNKNOWN_EXIT
         return None
 
     def when_ended(self, request_id: int, pid: int, tell: Callable[[int], None]) -> None:
@@ -273,3 +278,37 @@ async def start_command(zygote: Zygote, args: Sequence[str], *, stdin: int | Non
         await loop.connect_read_pipe(functools.partial(asyncio.StreamReaderProtocol, reader), os.fdopen(fd, "rb", 0))
         readers.append(reader)
     return WarmCommand(zygote, request_id, pid, _Feed(own[0]) if own[0] >= 0 else None, readers[0], readers[1])
+
+
+async def launch(zygote: Zygote | None, args: Sequence[str], *, stdin: int | None, stdout: int | None,
+                 stderr: int | None, cwd: str | None = None, new_session: bool = False,
+                 die_with_parent: bool = False) -> asyncio.subprocess.Process | WarmCommand:
+    """`agentic-ds ARGS` forked from `zygote` when it can fork, else the plain `python -m agentic_ds` (streams as
+    for `asyncio.create_subprocess_exec`). `die_with_parent`: SIGTERM when the parent ends (Linux)."""
+    if zygote is not None and await asyncio.to_thread(zygote.usable):
+        with contextlib.suppress(OSError):   # it ended since: the plain command then
+            return await start_command(zygote, args, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd,
+                                       new_session=new_session, die_with_parent=die_with_parent)
+    return await asyncio.create_subprocess_exec(
+        *command(*args), stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, start_new_session=new_session,
+        preexec_fn=die_with_parent_hook() if die_with_parent else None,
+    )
+
+
+def die_with_parent_hook() -> Callable[[], None] | None:
+    """A pre-exec hook that makes the child get SIGTERM when this process dies (Linux), else None. The C function
+    is looked up here, before the fork, so the child only makes the call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != parent:   # the parent died before the hook ran
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return hook
+

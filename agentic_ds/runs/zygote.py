@@ -35,7 +35,7 @@ PRELOAD = (
     "agentic_ds.profiling", "agentic_ds.config.models",
 )
 HEADER = struct.Struct("!I")
-_PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG = 1
 _STARTED_IN = os.getcwd()
 
 
@@ -72,7 +72,7 @@ def serve(fd: int) -> None:
             (size,) = HEADER.unpack_from(buffered)
             if len(buffered) < HEADER.size + size:
                 break
-            request = json.loads(buffered[HEADER.size:HEADER.size + size])
+            request = {**json.loads(buffered[HEADER.size:HEADER.size + size]), "zygote": os.getpid()}
             buffered, streams, received = buffered[HEADER.size + size:], received[:3], received[3:]
             settled_r, settled_w = os.pipe()   # closed by the child once it has its session: then its pid is told
             pid = os.fork()
@@ -119,8 +119,8 @@ def _child(request: Mapping[str, Any], fds: Sequence[int], settled: int) -> None
         if request["die_with_parent"] and sys.platform.startswith("linux"):
             import ctypes
 
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
-            if os.getppid() == 1:    # the zygote ended already
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+            if os.getppid() != request["zygote"]:   # the zygote ended already
                 os.kill(os.getpid(), signal.SIGTERM)
         os.close(settled)
         for target, fd in enumerate(fds):

@@ -20,19 +20,17 @@ import contextlib
 import json
 import os
 import signal
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentic_ds.runs import safe_files
-from agentic_ds.runs.warm_start import WarmCommand, Zygote, command, start_command
+from agentic_ds.runs.warm_start import WarmCommand, Zygote, launch
 from agentic_ds.schema import RunRecord, RunStatus, now_iso, read_model
 from agentic_ds.server.queue import Job, JobQueue
 
 STDERR_TAIL_BYTES = 4000
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -160,16 +158,11 @@ class Supervisor:
             self._finished(job, code, log_path, log_dir)
 
     async def _start(self, args: list[str], log: int) -> asyncio.subprocess.Process | WarmCommand:
-        """`agentic-ds ARGS` in its own session, forked from the server's zygote once it has imported the command
-        (`runs.warm_start`), the plain command otherwise."""
-        pipe, devnull = asyncio.subprocess.PIPE, asyncio.subprocess.DEVNULL
+        """`agentic-ds ARGS` in its own session, forked from the server's zygote (`runs.warm_start`)."""
         if self._zygote is None:
             self._zygote = Zygote()
-        if await asyncio.to_thread(self._zygote.usable):
-            return await start_command(self._zygote, args, stdin=pipe, stdout=devnull, stderr=log, new_session=True,
-                                       die_with_parent=sys.platform.startswith("linux"))
-        return await asyncio.create_subprocess_exec(*command(*args), stdin=pipe, stdout=devnull, stderr=log,
-                                                    start_new_session=True, preexec_fn=_dies_with_server())
+        return await launch(self._zygote, args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+                            stderr=log, new_session=True, die_with_parent=True)
 
     async def _wait(self, process: asyncio.subprocess.Process | WarmCommand, active: Active) -> int:
         while True:
@@ -240,23 +233,6 @@ async def _feed(process: asyncio.subprocess.Process | WarmCommand, text: str) ->
         process.stdin.write(text.encode("utf-8"))
         await process.stdin.drain()
     process.stdin.close()
-
-
-def _dies_with_server() -> Callable[[], None] | None:
-    """A pre-exec hook that makes the child get SIGTERM when the server process dies (Linux), else None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl   # looked up before the fork: the hook only calls it
-    server = os.getpid()
-
-    def hook() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
-        if os.getppid() != server:   # the server died before the hook ran
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    return hook
 
 
 def _tail(path: Path, root: Path) -> str:
