@@ -3,8 +3,8 @@ start them (tests only).
 
 A test that runs the command as a process of its own (to signal it, kill it, or resume it from outside) would pay
 about a CPU-second of imports before the command does anything, and the suite starts over a hundred such
-processes on two cores. Each test worker keeps one zygote, the one the server and the eval use, and forks the
-commands from it: each is still a process of its own (pid, arguments, working directory, environment, standard
+processes on two cores. Each test worker keeps one zygote of its own (the kind the server and the eval use) and
+forks the commands from it: each is still a process of its own (pid, arguments, working directory, environment, standard
 streams, signals, exit status). `WarmProcess` is the part of `subprocess.Popen` the tests use. When the zygote
 cannot fork here, commands run as plain `python -m agentic_ds` processes. Tests of the interpreter's own start
 (the installed console script, the wheel, `--help`) do not use this.
