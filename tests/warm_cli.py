@@ -22,7 +22,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from agentic_ds.runs.warm_start import Zygote, command
+from agentic_ds.runs.warm_start import Zygote, child_streams, command
 
 
 class WarmProcess:
@@ -103,20 +103,11 @@ def popen(args: Sequence[str], *, cwd: os.PathLike[str] | str | None = None, env
     if warm is None:
         return subprocess.Popen(command(*args), cwd=cwd, env=env, stdin=stdin, stdout=stdout, stderr=stderr,
                                 text=text)
-    ends: list[int] = []           # the child's descriptors, closed here once it has them
-    mine: list[IO[Any] | None] = []
-    for fd, choice, mode in ((0, stdin, "w"), (1, stdout, "r"), (2, stderr, "r")):
-        if choice == subprocess.PIPE:
-            read, write = os.pipe()
-            child_end, own_end = (read, write) if mode == "w" else (write, read)
-            ends.append(child_end)
-            mine.append(os.fdopen(own_end, mode, encoding="utf-8") if text else os.fdopen(own_end, mode + "b"))
-        elif choice == subprocess.DEVNULL:
-            ends.append(os.open(os.devnull, os.O_RDWR))
-            mine.append(None)
-        else:
-            ends.append(os.dup(fd))
-            mine.append(None)
+    ends, own = child_streams(stdin, stdout, stderr)   # the child's ends are closed here once it has them
+    mine: list[IO[Any] | None] = [
+        None if fd < 0 else os.fdopen(fd, mode, encoding="utf-8") if text else os.fdopen(fd, mode + "b")
+        for fd, mode in zip(own, ("w", "r", "r"), strict=True)
+    ]
     try:
         request_id, pid = warm.spawn(args, cwd=os.fspath(cwd or os.getcwd()), env=dict(os.environ if env is None
                                      else env), stdin=ends[0], stdout=ends[1], stderr=ends[2], new_session=False)

@@ -123,9 +123,9 @@ class Zygote:
                 return self._exits.pop(request_id)
         if self.ready is False:
             deadline = None if timeout is None else time.monotonic() + timeout
-            while _running(pid) and (deadline is None or time.monotonic() < deadline):
+            while running(pid) and (deadline is None or time.monotonic() < deadline):
                 time.sleep(0.2)
-            if not _running(pid):
+            if not running(pid):
                 return UNKNOWN_EXIT
         return None
 
@@ -154,12 +154,12 @@ class Zygote:
 def _tell_when_gone(commands: list[tuple[int, Callable[[int], None]]]) -> None:
     """The zygote ended: how these commands end is not known any more, only when they do."""
     for pid, tell in commands:
-        while _running(pid):
+        while running(pid):
             time.sleep(0.2)
         tell(UNKNOWN_EXIT)
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
     """The process exists and has not ended (a zombie nobody reaps has ended)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
@@ -238,13 +238,10 @@ def _settle(future: asyncio.Future[int], code: int) -> None:
         future.set_result(code)
 
 
-async def start_command(zygote: Zygote, args: Sequence[str], *, stdin: int | None, stdout: int | None,
-                        stderr: int | None, cwd: str | None = None, env: Mapping[str, str] | None = None,
-                        new_session: bool = False, die_with_parent: bool = False) -> WarmCommand:
-    """`asyncio.create_subprocess_exec(*command(*args), ...)` forked from `zygote`: each stream
-    `asyncio.subprocess.PIPE`, `DEVNULL`, an open descriptor, or None (this process's own)."""
-    loop = asyncio.get_running_loop()
-    ends: list[int] = []              # the command's descriptors, closed here once it has them
+def child_streams(stdin: int | None, stdout: int | None, stderr: int | None) -> tuple[list[int], list[int]]:
+    """Descriptors 0-2 for a command, each `subprocess.PIPE`, `DEVNULL`, an open descriptor, or None (this
+    process's own): (the command's ends, to close once it has them; this side's pipe ends, -1 where none)."""
+    ends: list[int] = []
     own: list[int] = []
     try:
         for fd, choice in ((0, stdin), (1, stdout), (2, stderr)):
@@ -258,6 +255,22 @@ async def start_command(zygote: Zygote, args: Sequence[str], *, stdin: int | Non
                 ends.append(os.open(os.devnull, os.O_RDWR))
             else:
                 ends.append(os.dup(fd if choice is None else choice))
+    except BaseException:
+        for fd in (*ends, *own):
+            if fd >= 0:
+                os.close(fd)
+        raise
+    return ends, own
+
+
+async def start_command(zygote: Zygote, args: Sequence[str], *, stdin: int | None, stdout: int | None,
+                        stderr: int | None, cwd: str | None = None, env: Mapping[str, str] | None = None,
+                        new_session: bool = False, die_with_parent: bool = False) -> WarmCommand:
+    """`asyncio.create_subprocess_exec(*command(*args), ...)` forked from `zygote` (streams as `child_streams`
+    takes them)."""
+    loop = asyncio.get_running_loop()
+    ends, own = child_streams(stdin, stdout, stderr)
+    try:
         request_id, pid = await asyncio.to_thread(
             zygote.spawn, args, cwd=cwd or os.getcwd(), env=dict(os.environ if env is None else env),
             stdin=ends[0], stdout=ends[1], stderr=ends[2], new_session=new_session, die_with_parent=die_with_parent)

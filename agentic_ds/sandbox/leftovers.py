@@ -15,7 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
-import psutil
+from agentic_ds.runs.warm_start import running
 
 SOCKET_PREFIX = "ads-"
 CGROUP_PREFIX = "agentic-ds-"
@@ -47,15 +47,6 @@ def _orphans(folder: Path, prefix: str) -> list[Path]:
                 continue
             maker, sep, _ = entry.name[len(prefix):].partition("-")
             with contextlib.suppress(OSError):
-                if sep and maker.isdigit() and entry.is_dir(follow_symlinks=False) and not _alive(int(maker)):
+                if sep and maker.isdigit() and entry.is_dir(follow_symlinks=False) and not running(int(maker)):
                     found.append(Path(entry.path))
     return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-    except psutil.Error:
-        return True
