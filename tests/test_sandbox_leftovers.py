@@ -4,8 +4,10 @@ starts; nothing of a CLI that lives, nothing that is not ours, nothing a link po
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -13,6 +15,9 @@ import pytest
 
 from agentic_ds.sandbox import cgroups, leftovers
 from agentic_ds.sandbox.cgroups import SandboxCgroup
+from agentic_ds.sandbox.kernel import SandboxKernel
+from agentic_ds.sandbox.limits import Limits
+from agentic_ds.sandbox.user import current_user
 
 
 def gone_pid() -> int:
@@ -45,8 +50,17 @@ def test_socket_folders_of_a_cli_that_is_gone_are_removed_and_nothing_else(tmp_p
     assert (tmp_path / f"ads-{dead}-file").is_file()
 
 
-def test_a_new_kernel_folder_is_named_for_its_cli():
-    assert leftovers.owned_name(leftovers.SOCKET_PREFIX) == f"ads-{os.getpid()}-"
+async def test_a_new_kernel_sweeps_the_dead_clis_socket_folders_and_names_its_own_for_its_cli(tmp_path):
+    orphan = Path(tempfile.gettempdir()) / f"ads-{gone_pid()}-left"
+    orphan.mkdir()
+    kernel = SandboxKernel(run_dir=tmp_path, env={}, limits=Limits(memory_mb=256, max_processes=64, max_file_mb=16),
+                           use_bwrap=False, user=current_user())
+    try:
+        assert not orphan.exists()
+        assert kernel.socket_dir.name.startswith(f"ads-{os.getpid()}-")
+    finally:
+        await kernel.stop()
+        shutil.rmtree(orphan, ignore_errors=True)
 
 
 def _cgroup_parent() -> Path | None:
