@@ -5,6 +5,9 @@ test_security_sandbox_quota.py; there the walk of the folders used to catch it l
 from __future__ import annotations
 
 import math
+import os
+import signal
+import subprocess
 import time
 
 import pytest
@@ -105,6 +108,30 @@ def test_an_expensive_walk_is_made_less_often(monkeypatch):
     assert len(walked) == 2 and walked[1] - walked[0] >= 0.2
 
 
+def test_one_walk_charged_much_more_cpu_than_the_others_does_not_put_the_next_off(monkeypatch):
+    """Under load, an interrupt or the disk's completions are charged to whatever runs: one walk of a small tree
+    once cost 2.5 ms instead of 0.1, which put the next walk 50 ms off while deletions hid the writes."""
+    clock = {"wall": 100.0, "cpu": 0.0}
+    fake_time = type("FakeTime", (), {"monotonic": staticmethod(lambda: clock["wall"]),
+                                      "thread_time": staticmethod(lambda: clock["cpu"])})
+    costs = iter([0.0001, 0.0001, 0.0025] + [0.0001] * 100)
+    state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
+    walked = []
+
+    def walk(folders):
+        walked.append(clock["wall"])
+        clock["cpu"] += next(costs)
+        return 0
+
+    monkeypatch.setattr(quota_watcher, "time", fake_time)
+    monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})
+    monkeypatch.setattr(quota_watcher, "_blocks", walk)
+    for _ in range(10):               # 20 ms of polls
+        quota_watcher._passed(["unused"], state)
+        clock["wall"] += quota_watcher.POLL_S
+    assert len(walked) == 10          # every poll walked, the costly walk's next one too
+
+
 def test_the_free_space_a_quota_counts_from_is_read_before_the_walk(tmp_path, monkeypatch):
     """A write under way when the sandbox was stopped may end during the exact walk. Read before the walk, the free
     space then counts it as growth still to come; read after, it would be neither in the walk nor in any fall."""
@@ -120,3 +147,32 @@ def test_the_free_space_a_quota_counts_from_is_read_before_the_walk(tmp_path, mo
     assert quota.confirm() is False
     budget, counted_from = quota.budget()
     assert budget == 34 * MB and counted_from == {DEV: 1000 * MB}   # the 4 MB still fall from the watcher's base
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
+
+
+def test_arming_continues_the_processes_of_the_last_stop_and_no_others():
+    """The watcher continues what it stopped, in the step that arms it: a continue sent by the guard's thread could
+    arrive after the watcher had stopped the same processes again."""
+    processes = [subprocess.Popen(["sleep", "30"]) for _ in range(3)]
+    try:
+        for process in processes:
+            os.kill(process.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 5
+        while any(_state(p.pid) != "T" for p in processes) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        listed = f"{processes[0].pid},{processes[1].pid}"
+        state = quota_watcher._command(["arm", "5", "64", listed, f"{DEV}=1000"], None)
+        assert state is not None and state.budget == 5 and state.threshold == 64 and state.free == {DEV: 1000}
+        while any(_state(p.pid) == "T" for p in processes[:2]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [_state(p.pid) == "T" for p in processes] == [False, False, True]
+        assert quota_watcher._command(["arm", "5", "64", "-"], None) is not None   # nothing to continue
+        assert _state(processes[2].pid) == "T"
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()

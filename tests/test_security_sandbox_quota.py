@@ -8,7 +8,10 @@ and what the kernel can still write afterwards (its file size limit is given bac
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -21,8 +24,18 @@ MB = 1024 * 1024
 
 def bound(writers: int) -> int:
     """What SECURITY.md promises: past the quota by the write each process had under way when stopped (at most
-    the file size limit) and what is written between two polls of the watcher (2 ms; one more file's worth)."""
-    return (SETTINGS.disk_quota_mb + (writers + 1) * SETTINGS.max_file_mb) * MB
+    the file size limit) and what is written between two polls of the watcher (2 ms; one more file's worth).
+    Without real-time priority for the watcher (the CLI is not root), a loaded machine can keep it off the CPU
+    for tens of milliseconds, in which a writer goes on: SECURITY.md gives that case its own, measured bound."""
+    return (SETTINGS.disk_quota_mb + (writers + 1) * SETTINGS.max_file_mb + (0 if real_time() else 128)) * MB
+
+
+@functools.cache
+def real_time() -> bool:
+    """Whether the watcher gets real-time priority here: asked the way it asks for it, in a process of its own."""
+    ask = "import os\nos.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))"
+    return subprocess.run([sys.executable, "-c", ask], capture_output=True).returncode == 0
+
 
 WRITER = (
     "import os, sys\nchunk = b'0' * (4 * 1024 * 1024)\nname = sys.argv[1]\n"
@@ -77,6 +90,50 @@ async def test_security_the_quota_holds_while_the_event_loop_is_blocked(sandbox)
     try:
         assert "DiskQuota" in result.error, result.error
         assert written <= bound(5), f"{written / MB:.0f} MB written"
+    finally:
+        await clean(sandbox)
+
+
+STUBBORN = (
+    "import resource, signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nchunk = b'0' * (4 * 1024 * 1024)\n"
+    "refused = 0\nfor i in range(400):\n    try:\n        with open(f'outputs/bomb_k_{i}.bin', 'wb') as f:\n"
+    "            f.write(chunk)\n            f.write(chunk)\n    except OSError:\n        refused += 1\n{again}"
+    "print('refused', refused)\n"
+)
+WRITE_6_MB = ("import os\nwith open('outputs/after.bin', 'wb') as f:\n    f.write(b'1' * (6 * 1024 * 1024))\n"
+              "os.unlink('outputs/after.bin')")
+
+
+async def test_security_a_kernel_that_ignores_the_interrupt_cannot_grow_a_file_after_the_stop(sandbox):
+    """Continued after the stop, the kernel runs on; every write it tries fails (its file size limit is 0), so the
+    cell ends by itself. Root without CAP_SYS_RESOURCE (most containers) cannot lower another user's limit:
+    the kernel's own user does it then."""
+    root = sandbox.workspace.root
+    result = await sandbox.run(STUBBORN.replace("{again}", ""))
+    written = on_disk(root)
+    empty = sum(1 for p in (root / "outputs").glob("bomb_k_*.bin") if p.stat().st_size == 0)
+    try:
+        assert "DiskQuota" in result.error, result.error
+        assert not result.restarted, result.error   # it ended by itself: nothing had to stop it for good
+        assert written <= bound(1), f"{written / MB:.0f} MB written"
+        assert empty > 0 and result.stdout.startswith("refused "), result.stdout   # it went on, and wrote nothing
+    finally:
+        await clean(sandbox)
+    assert "File too large" not in (await sandbox.run(WRITE_6_MB)).error   # its limit was given back
+
+
+async def test_security_a_kernel_that_raises_its_limit_again_is_stopped_for_good(sandbox):
+    """Where its hard limit could not be lowered, the code can raise the soft one again and write on: the watcher
+    is armed again before the kernel continues, so that second write is stopped within one file's size."""
+    again = "    if refused == 1:\n        hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]\n" \
+            "        try:\n            resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))\n" \
+            "        except (ValueError, OSError):\n            pass\n"
+    code = STUBBORN.replace("        refused += 1\n{again}", "        refused += 1\n" + again)
+    result = await sandbox.run(code)
+    written = on_disk(sandbox.workspace.root)
+    try:
+        assert "DiskQuota" in result.error, result.error
+        assert written <= bound(1) + 2 * SETTINGS.max_file_mb * MB, f"{written / MB:.0f} MB written"
     finally:
         await clean(sandbox)
 

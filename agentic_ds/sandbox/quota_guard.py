@@ -3,8 +3,8 @@ the CLI's event loop.
 
 While a cell runs, a watcher process (`quota_watcher`, its own interpreter: it never waits for the
 CLI's) reads the free space of the work folders' filesystems every 2 ms (`statvfs`, constant time),
-and sums their blocks at every poll that 1/20th of a CPU allows (files other programs delete give free space back).
-When the folders may have grown past the quota, it stops every process of the sandbox with SIGSTOP
+and sums their blocks at every poll that about 1/20th of a CPU allows (files other programs delete give free
+space back). When the folders may have grown past the quota, it stops every process of the sandbox with SIGSTOP
 (the kernel first, then the sweep's own set: cgroup members and descendants of the sandbox's root,
 never found by name), and only then does this guard's thread measure the growth exactly: a false
 alarm (other programs on the machine wrote) costs the sandbox a pause the length of one walk. When
@@ -14,11 +14,14 @@ any write that would grow a file fails with "File too large" once it runs again,
 set: the execution loop interrupts the kernel and `release()`s it. When the cell ends, `end()` gives
 the kernel back its file size limit. What is written past the quota is what the sandbox's processes
 wrote within one poll and the stop, plus the write each of the kernel's threads had under way.
+Stopped processes are continued by the watcher itself, in the same step that arms it again: never by
+this thread, which could be late enough to continue a process the watcher had stopped again since.
 
-Raising a hard limit back needs CAP_SYS_RESOURCE: as root the hard limit is lowered too; otherwise
-only the soft one, which the code could raise again. Code that does so and writes past the quota a
-second time (by more than one file's size) is stopped for good: the kernel does not answer any more,
-and is restarted.
+Changing another user's limits needs CAP_SYS_RESOURCE, which root in a container often lacks; the kernel
+then runs as `nobody`, and util-linux's `prlimit`, run as `nobody`, lowers its soft limit. Raising a hard
+limit back needs the capability too: with it the hard limit is lowered as well; without it only the soft
+one, which the code could raise again. Code that does so and writes past the quota a second time (by more
+than one file's size) is stopped for good: the kernel does not answer any more, and is restarted.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -88,11 +92,10 @@ class QuotaGuard:
         self._thread.start()
 
     def release(self) -> None:
-        """Continue the processes the first stop left (the cell's others were killed; the kernel, interrupted,
-        now fails to grow any file). A later stop is for good."""
-        if self.tripped.is_set() and not self._released.is_set():
-            _signal(self._stopped, signal.SIGCONT)
-            self._stopped = set()
+        """The kernel was interrupted: let it continue (the cell's other processes were killed; the kernel now
+        fails to grow any file). The guard's thread arms the watcher again first, so a kernel that ignores the
+        interrupt and raises its own limit again is stopped within one file's size, and for good."""
+        if self.tripped.is_set():
             self._released.set()
 
     def end(self, kernel_pid: int | None) -> None:
@@ -108,8 +111,7 @@ class QuotaGuard:
         if kernel_pid is None or not self.tripped.is_set():
             return
         _signal(self._stopped, signal.SIGCONT)
-        with contextlib.suppress(OSError):
-            resource.prlimit(kernel_pid, resource.RLIMIT_FSIZE, (self.file_limit, self.file_limit))
+        _set_file_limit(kernel_pid, self.file_limit, self.file_limit if self._lower_hard else None)
 
     # -- the thread -----------------------------------------------------------------------------
     def _watch(self) -> None:
@@ -120,8 +122,7 @@ class QuotaGuard:
                 return   # "disarmed" (or the watcher ended: nothing more will come)
             stopped = {int(pid) for pid in words[1:]}
             if not self.quota.confirm():
-                self._arm()   # measured from here on; armed before the sandbox continues
-                _signal(stopped, signal.SIGCONT)
+                self._arm(stopped)   # measured from here on
                 continue
             if self._kernel in stopped:   # the cell's other processes are killed now: that cuts short a write
                 _signal(stopped - {self._kernel}, signal.SIGKILL)
@@ -132,26 +133,76 @@ class QuotaGuard:
                 continue   # the second time: stopped for good
             self.tripped.set()
             self._released.wait()
-            self.quota.allow_more(self.file_limit)
-            self._arm()
-
-    def _arm(self) -> None:
-        budget, free = self.quota.budget()
-        words = [str(budget), str(self.quota.threshold), *(f"{dev}={value}" for dev, value in free.items())]
-        with self._lock:
+            self._stopped = set()
             if not self._done:
-                self._tell("arm " + " ".join(words))
+                self.quota.allow_more(self.file_limit)
+            self._arm(stopped)
 
-    def _tell(self, line: str) -> None:
+    def _arm(self, stopped: Iterable[int] = ()) -> None:
+        """Watch from the quota's last measure on, and continue `stopped` (the processes of the watcher's last stop).
+        The watcher continues them itself, once armed: continued from this thread, which the processes it continues
+        can put off for tens of milliseconds on a loaded machine, some would be continued after the watcher had
+        stopped them again, and write unwatched until this thread read that second stop."""
+        budget, free = self.quota.budget()
+        words = [str(budget), str(self.quota.threshold), ",".join(map(str, sorted(stopped))) or "-",
+                 *(f"{dev}={value}" for dev, value in free.items())]
+        with self._lock:
+            told = not self._done and self._tell("arm " + " ".join(words))
+        if not told:
+            _signal(stopped, signal.SIGCONT)   # the cell is over (or the watcher gone): nothing will stop them again
+
+    def _tell(self, line: str) -> bool:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             self._watcher.stdin.write((line + "\n").encode())   # type: ignore[union-attr]
             self._watcher.stdin.flush()   # type: ignore[union-attr]
+            return True
+        return False
 
     def _forbid_growth(self, pids: Iterable[int]) -> None:
         for pid in pids:
-            with contextlib.suppress(OSError):
-                _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
-                resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, 0 if self._lower_hard else hard))
+            _set_file_limit(pid, 0, 0 if self._lower_hard else None)
+
+
+def _set_file_limit(pid: int, soft: int, hard: int | None) -> None:
+    """Set the RLIMIT_FSIZE of `pid` (stopped or between cells; `hard` None: kept). Without CAP_SYS_RESOURCE
+    only a process of the same user may: the kernel runs as `nobody` when the CLI is root, and root in a
+    container often lacks that capability, so a short helper of the kernel's own user does it then."""
+    try:
+        kept = resource.prlimit(pid, resource.RLIMIT_FSIZE)[1]
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, kept if hard is None else hard))
+    except PermissionError:
+        _set_as_owner(pid, soft)
+    except OSError:
+        pass   # ended
+
+
+def _set_as_owner(pid: int, soft: int) -> None:
+    """The soft limit of `pid`, set by util-linux's `prlimit` run as its user (no groups, nothing inherited; the
+    interpreter may be in a folder that user cannot enter). Without `prlimit` it stays: the watcher still stops a
+    kernel that writes past the quota again, for good."""
+    owner, tool = _owner(pid), shutil.which("prlimit")
+    if owner is None or owner[0] == os.getuid() or tool is None:
+        return   # gone, ours already (nothing another process of ours could do), or no tool
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            [tool, f"--pid={pid}", f"--fsize={soft}:"], user=owner[0], group=owner[1], extra_groups=[], cwd="/",
+            env={}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10,
+        )
+
+
+def _owner(pid: int) -> tuple[int, int] | None:
+    """The real uid and gid of `pid`, when its real, effective and saved ids agree (else no process may act on it
+    as its user)."""
+    ids: dict[str, set[str]] = {}
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("Uid", "Gid"):
+                ids[key] = set(value.split()[:3])
+    uid, gid = ids.get("Uid", set()), ids.get("Gid", set())
+    if len(uid) != 1 or len(gid) != 1:
+        return None
+    return int(uid.pop()), int(gid.pop())
 
 
 def _signal(pids: Iterable[int], signum: int) -> None:

@@ -6,11 +6,13 @@ milliseconds, in which a few processes writing to the page cache put tens of MB 
 
 KERNEL is the kernel's process id, ROOT the sandbox's root process, SPARE the comma-separated
 processes never stopped (the bubblewrap processes above the kernel), CGROUP_PROCS the sandbox
-cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET THRESHOLD DEV=FREE...` (stop the
+cgroup's `cgroup.procs` file or "-". Lines on stdin: `arm BUDGET THRESHOLD CONTINUE DEV=FREE...` (stop the
 sandbox once the work folders' filesystems lost more than BUDGET bytes since they had FREE bytes free,
 counting every fall of the free space and no rise (space another program frees meanwhile is not room for
-the sandbox), or the folders hold more than THRESHOLD bytes) and `disarm` (answered `disarmed`). Once armed, the
-free space is read every 2 ms and the folders' blocks summed as often as 1/20th of a CPU allows (at each poll
+the sandbox), or the folders hold more than THRESHOLD bytes; then continue the processes CONTINUE lists,
+comma-separated, or "-": those of the last stop, continued here, once armed, so that no continue sent by
+another process can undo a stop made after it) and `disarm` (answered `disarmed`). Once armed, the
+free space is read every 2 ms and the folders' blocks summed as often as about 1/20th of a CPU allows (at each poll
 for a few hundred files: another program's deletion within a poll hides a write in the free space); past either, the
 kernel is stopped (SIGSTOP; it cannot start more processes), then every other process of the sandbox
 until no new one appears, and `stopped PID...` is written; the guard does the rest. Runs on the
@@ -27,12 +29,14 @@ import select
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 POLL_S = 0.002
-WALK_COST_SHARE = 20     # the folders' blocks are summed with at most 1/20th of a CPU: a tree of many files is
+WALK_COST_SHARE = 20     # the folders' blocks are summed with about 1/20th of a CPU: a tree of many files is
                          # walked less often, and a walk that waits for the disk costs none (it never defers the next)
+WALK_COSTS_KEPT = 4      # paced by the cheapest of the last walks: an interrupt or a cache miss charged to one walk
+                         # must not leave the folders unwalked for 20 times that (50 ms of writes, under load)
 
 
 def _load_proctree():   # started by path, not as part of the package (whose imports take half a second)
@@ -53,6 +57,7 @@ class Armed:
     free: dict[int, int]        # free bytes by device at the last poll (first: when the budget was counted)
     lost: int = 0               # the falls of the free space since, summed; a rise is never subtracted
     next_walk: float = 0.0
+    walk_costs: list[float] = field(default_factory=list)   # CPU seconds of the last walks
 
 
 def main(argv: list[str]) -> None:
@@ -90,14 +95,17 @@ def _passed(folders: list[str], armed: Armed) -> bool:
         return False
     cpu = time.thread_time()
     used = _blocks(folders)
-    armed.next_walk = time.monotonic() + WALK_COST_SHARE * (time.thread_time() - cpu)
+    armed.walk_costs = [*armed.walk_costs[1 - WALK_COSTS_KEPT:], time.thread_time() - cpu]
+    armed.next_walk = time.monotonic() + WALK_COST_SHARE * min(armed.walk_costs)
     return used > armed.threshold
 
 
 def _command(words: list[str], armed: Armed | None) -> Armed | None:
     if words[:1] == ["arm"]:
-        free = {int(dev): int(value) for dev, value in (word.split("=") for word in words[3:])}
-        return Armed(budget=int(words[1]), threshold=int(words[2]), free=free)
+        free = {int(dev): int(value) for dev, value in (word.split("=") for word in words[4:])}
+        armed = Armed(budget=int(words[1]), threshold=int(words[2]), free=free)
+        _signal({int(pid) for pid in words[3].split(",") if pid.isdigit()}, signal.SIGCONT)
+        return armed
     if words[:1] == ["disarm"]:
         _say("disarmed")
         return None
