@@ -1,17 +1,13 @@
 """The same attacks with the CLI itself an unprivileged user; the no-sandbox refusal; a venv reached through a link.
 
-As root, the attack modules run again in a child pytest as `nobody`, inside a mount namespace where
-`/root` is traversable (so `nobody` can start this Python), with the host's /proc: the sandbox is then
+As root, the attack modules run again in a child pytest as `nobody` (`tests/as_nobody.py`): the sandbox is then
 built by an unprivileged bubblewrap in a user namespace, without cgroups (the fallback limits).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +15,7 @@ from click.testing import CliRunner
 
 from agentic_ds.cli.main import main
 from agentic_ds.sandbox import isolation
+from tests import as_nobody
 from tests.sandbox_attack_kit import FAKE_KEY, needs_bwrap
 
 pytestmark = [pytest.mark.security, pytest.mark.sandbox]
@@ -30,44 +27,11 @@ ATTACK_MODULES = ["tests/test_security_sandbox.py", "tests/test_security_sandbox
 
 @needs_bwrap
 @pytest.mark.slow
-def test_security_attacks_are_contained_when_the_cli_is_an_unprivileged_user(request):
-    if os.geteuid() != 0:
-        pytest.skip("already unprivileged: the attack modules themselves cover this case")
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv (util-linux) is missing: cannot become nobody")
-    home = Path(os.path.expanduser("~"))
-    outer = [shutil.which("bwrap"), "--dev-bind", "/", "/", "--perms", "0755", "--tmpfs", str(home)]
-    for root in sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), REPO}):
-        if home in root.parents:
-            for parent in reversed(root.parents):
-                if home in parent.parents:
-                    outer += ["--perms", "0755", "--dir", str(parent)]   # bwrap would make them 0700
-            outer += ["--ro-bind", str(root), str(root)]
-    scratch = Path(tempfile.mkdtemp(prefix="ads-nobody-"))   # not under pytest's own 0700 folders
-    request.addfinalizer(lambda: shutil.rmtree(scratch, ignore_errors=True))
-    basetemp, nobody_home = scratch / "tmp", scratch / "home"
-    for folder in (scratch, basetemp, nobody_home):
-        folder.mkdir(exist_ok=True)
-        os.chown(folder, 65534, 65534)
-    command = [
-        *outer,
-        "--",
-        "setpriv",
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-        "--",
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        f"--basetemp={basetemp}",
-        *ATTACK_MODULES,
-    ]
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900,
-                          env={"PATH": os.environ["PATH"], "HOME": str(nobody_home), "LANG": "C.UTF-8"})
+def test_security_attacks_are_contained_when_the_cli_is_an_unprivileged_user():
+    if (problem := as_nobody.problem()) is not None:
+        pytest.skip(problem)
+    done = as_nobody.run(["-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp={basetemp}", *ATTACK_MODULES],
+                         timeout=900)
     tail = done.stdout[-3000:] + done.stderr[-2000:]
     if "bubblewrap unusable" in done.stdout and " passed" not in done.stdout:
         pytest.skip("bubblewrap cannot make a user namespace here for an unprivileged user")
