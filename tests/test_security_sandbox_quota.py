@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -134,6 +135,31 @@ async def test_security_a_kernel_that_raises_its_limit_again_is_stopped_for_good
     try:
         assert "DiskQuota" in result.error, result.error
         assert written <= bound(1) + 2 * SETTINGS.max_file_mb * MB, f"{written / MB:.0f} MB written"
+    finally:
+        await clean(sandbox)
+
+
+async def test_security_a_killed_watcher_still_leaves_a_quota_and_the_next_cell_has_a_new_one(sandbox):
+    """The watcher ends mid-cell (here: killed; a crash would do the same): the execution loop measures the folders
+    itself meanwhile, which holds the quota less tightly, and the next cell starts another watcher."""
+    root = sandbox.workspace.root
+    guard = sandbox.kernel.watchdog.quota_guard
+    killed = guard._watcher.pid
+    task = asyncio.ensure_future(sandbox.run("import time\ntime.sleep(0.5)\n" + bomb(children=0, fsync=False)))
+    await asyncio.sleep(0.2)
+    os.kill(killed, signal.SIGKILL)
+    result = await task
+    written = on_disk(root)
+    try:
+        assert "DiskQuota" in result.error, result.error
+        assert written <= (SETTINGS.disk_quota_mb + 400) * MB, f"{written / MB:.0f} MB written"   # not 3.2 GB
+    finally:
+        await clean(sandbox)
+    result = await sandbox.run(bomb(children=0, fsync=False))
+    written = on_disk(root)
+    try:
+        assert guard._watcher.pid != killed and not guard.lost
+        assert "DiskQuota" in result.error and written <= bound(1), f"{written / MB:.0f} MB written"
     finally:
         await clean(sandbox)
 

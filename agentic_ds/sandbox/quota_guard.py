@@ -53,6 +53,7 @@ class QuotaGuard:
         self._lock = threading.Lock()   # arming and disarming the watcher: never arm after the cell ended
         self._thread: threading.Thread | None = None
         self._watcher: subprocess.Popen[bytes] | None = None
+        self._command: list[str] = []
         self._kernel: int | None = None
         self._stopped: set[int] = set()
         self._lower_hard = _has_capability(CAP_SYS_RESOURCE)
@@ -60,11 +61,19 @@ class QuotaGuard:
     def start(self, *, kernel: int, root: int, spare: set[int], cgroup_procs: Path | None) -> None:
         """Start the watcher for a started kernel (`spare`: the processes above it, never stopped)."""
         self._kernel = kernel
-        self._watcher = subprocess.Popen(
-            [sys.executable, "-E", "-s", "-S", str(WATCHER), str(kernel), str(root), ",".join(map(str, sorted(spare))),
-             str(cgroup_procs) if cgroup_procs is not None else "-", *map(str, self.quota.folders)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
-        )
+        self._command = [
+            sys.executable, "-E", "-s", "-S", str(WATCHER), str(kernel), str(root), ",".join(map(str, sorted(spare))),
+            str(cgroup_procs) if cgroup_procs is not None else "-", *map(str, self.quota.folders)]
+        self._watcher = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+
+    @property
+    def lost(self) -> bool:
+        """The watcher ended unasked (killed, or crashed): until the next cell starts another, the execution loop
+        measures the folders itself (the bound is then what the sandbox writes between two of its checks)."""
+        return self._watcher is not None and self._watcher.poll() is not None
 
     def close(self) -> None:
         self.end(kernel_pid=None)
@@ -77,12 +86,21 @@ class QuotaGuard:
             except subprocess.TimeoutExpired:
                 watcher.kill()
                 watcher.wait()
-            watcher.stdout.close()   # type: ignore[union-attr]
+            self._close_pipes(watcher)
+
+    @staticmethod
+    def _close_pipes(watcher: subprocess.Popen[bytes]) -> None:
+        for pipe in (watcher.stdin, watcher.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()   # type: ignore[union-attr]
 
     def begin(self) -> None:
         """Watch this cell (the quota's `begin()` was called: it measures from the cell's start)."""
         if self._watcher is None:
             return
+        if self.lost:
+            self._close_pipes(self._watcher)
+            self._watcher = self._spawn()
         self.tripped.clear()
         self._released.clear()
         self._stopped = set()

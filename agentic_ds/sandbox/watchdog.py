@@ -64,6 +64,8 @@ class Watchdog:
         self._next_check = now + CHECK_EVERY_S
         if self._cpu_now() - self._cpu_at_start > self.cpu_s:
             return "cpu"
+        if self.quota_guard.lost and self.quota.usage() > self.quota.threshold:
+            return "disk"   # without its watcher, the quota still holds, only less tightly
         return None
 
     def cpu_used(self) -> float:
