@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 BUNDLED = Path(__file__).resolve().parents[1] / "examples" / "eval"
 # numeric, exact (one question over a folder, joined), contains: each checker the bundled set grades
-SUBSET = ["emp-mean-std-salary", "emp-argmax-median", "cty-argmin-group", "shop-join-argmax"]
+SUBSET = ["emp-mean-std-salary", "cty-argmin-group", "shop-join-argmax"]   # a checker each; more than the 2 CPUs
 RAY_MARKERS = ("raylet", "gcs_server", "ray::", "/ray/_private/", "/ray/dashboard/", "/ray/autoscaler/")
 VARYING = {"wall_s", "run_dir"}                       # the fields of results.jsonl that differ run to run
 TOKENS = {"input_tokens", "output_tokens"}
