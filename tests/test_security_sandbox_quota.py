@@ -123,9 +123,10 @@ async def test_security_a_kernel_that_ignores_the_interrupt_cannot_grow_a_file_a
     assert "File too large" not in (await sandbox.run(WRITE_6_MB)).error   # its limit was given back
 
 
-async def test_security_a_kernel_that_raises_its_limit_again_is_stopped_for_good(sandbox):
+async def test_security_a_kernel_that_raises_its_limit_again_is_held_within_one_more_file(sandbox):
     """Where its hard limit could not be lowered, the code can raise the soft one again and write on: the watcher
-    is armed again before the kernel continues, so that second write is stopped within one file's size."""
+    is armed again before the kernel continues, so that second write is stopped (for good) within one file's size.
+    Where it could, raising it fails and nothing more is written."""
     again = "    if refused == 1:\n        hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]\n" \
             "        try:\n            resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))\n" \
             "        except (ValueError, OSError):\n            pass\n"
