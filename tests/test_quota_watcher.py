@@ -86,49 +86,41 @@ def test_a_walk_that_waits_for_the_disk_does_not_put_the_next_one_off(monkeypatc
     assert len(walked) == 2
 
 
-def test_an_expensive_walk_is_made_less_often(monkeypatch):
+def paced_walks(monkeypatch, costs: list[float], polls: int) -> list[float]:
+    """Poll `polls` times on a fake clock, every POLL_S, the walks costing `costs` in turn (CPU, and as much wall
+    time); the times the folders were walked."""
     clock = {"wall": 100.0, "cpu": 0.0}
     fake_time = type("FakeTime", (), {"monotonic": staticmethod(lambda: clock["wall"]),
                                       "thread_time": staticmethod(lambda: clock["cpu"])})
     state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
-    walked = []
-
-    def busy_walk(folders):
-        walked.append(clock["wall"])
-        clock["wall"] += 0.01
-        clock["cpu"] += 0.01          # 10 ms of CPU: the next walk waits 20 times that
-        return 0
-
-    monkeypatch.setattr(quota_watcher, "time", fake_time)
-    monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})
-    monkeypatch.setattr(quota_watcher, "_blocks", busy_walk)
-    for _ in range(120):              # 240 ms of polls
-        quota_watcher._passed(["unused"], state)
-        clock["wall"] += quota_watcher.POLL_S
-    assert len(walked) == 2 and walked[1] - walked[0] >= 0.2
-
-
-def test_one_walk_charged_much_more_cpu_than_the_others_does_not_put_the_next_off(monkeypatch):
-    """Under load, an interrupt or the disk's completions are charged to whatever runs: one walk of a small tree
-    once cost 2.5 ms instead of 0.1, which put the next walk 50 ms off while deletions hid the writes."""
-    clock = {"wall": 100.0, "cpu": 0.0}
-    fake_time = type("FakeTime", (), {"monotonic": staticmethod(lambda: clock["wall"]),
-                                      "thread_time": staticmethod(lambda: clock["cpu"])})
-    costs = iter([0.0001, 0.0001, 0.0025] + [0.0001] * 100)
-    state = Armed(budget=10**15, threshold=64 * MB, free={DEV: 1000 * MB})
+    cost = iter(costs)
     walked = []
 
     def walk(folders):
         walked.append(clock["wall"])
-        clock["cpu"] += next(costs)
+        spent = next(cost)
+        clock["wall"] += spent
+        clock["cpu"] += spent
         return 0
 
     monkeypatch.setattr(quota_watcher, "time", fake_time)
     monkeypatch.setattr(quota_watcher, "_free", lambda folders: {DEV: 1000 * MB})
     monkeypatch.setattr(quota_watcher, "_blocks", walk)
-    for _ in range(10):               # 20 ms of polls
+    for _ in range(polls):
         quota_watcher._passed(["unused"], state)
         clock["wall"] += quota_watcher.POLL_S
+    return walked
+
+
+def test_an_expensive_walk_is_made_less_often(monkeypatch):
+    walked = paced_walks(monkeypatch, [0.01] * 120, polls=120)   # 10 ms of CPU each, over 240 ms of polls
+    assert len(walked) == 2 and walked[1] - walked[0] >= 0.2   # the next walk waits 20 times that
+
+
+def test_one_walk_charged_much_more_cpu_than_the_others_does_not_put_the_next_off(monkeypatch):
+    """Under load, an interrupt or the disk's completions are charged to whatever runs: one walk of a small tree
+    once cost 2.5 ms instead of 0.1, which put the next walk 50 ms off while deletions hid the writes."""
+    walked = paced_walks(monkeypatch, [0.0001, 0.0001, 0.0025] + [0.0001] * 100, polls=10)   # 20 ms of polls
     assert len(walked) == 10          # every poll walked, the costly walk's next one too
 
 
