@@ -19,6 +19,7 @@ from pathlib import Path
 import psutil
 
 from tests import warm_cli
+from tests.folder_events import FolderEvents
 from tests.support import shared_context
 
 CSV = "region,price\nnorth,10\nsouth,12\nnorth,11\neast,9\nsouth,14\n"
@@ -98,21 +99,27 @@ def signal_at(project: Path, lines: int, sig: signal.Signals, *extra: str, when:
     deadline = time.monotonic() + timeout_s
     run_dir, watch = None, LogWatch()
     seen, descendants, sent = 0, [], False
-    while time.monotonic() < deadline and process.poll() is None:
-        run_dir = run_dir or run_dir_of(project)
-        seen = watch(run_dir)
-        if seen >= lines and (when is None or (run_dir is not None and when(last_record(run_dir)))):
-            try:
-                descendants = [child.pid for child in psutil.Process(process.pid).children(recursive=True)]
-            except psutil.Error:
-                descendants = []
-            if in_a_cell and not descendants:
-                time.sleep(0.002)
-                continue
-            process.send_signal(sig)
-            sent = True
-            break
-        time.sleep(0.0005)   # the offline model writes a record every few milliseconds
+    with FolderEvents() as changes:         # woken by the run's writes, not spinning beside it on the same cores
+        while time.monotonic() < deadline and process.poll() is None:
+            if run_dir is None:
+                for folder in (project, project / "workdirs", *(project / "workdirs").glob("*/")):
+                    changes.watch(folder)
+                run_dir = run_dir_of(project)
+                if run_dir is not None:
+                    changes.watch(run_dir)
+            seen = watch(run_dir)
+            if seen >= lines and (when is None or (run_dir is not None and when(last_record(run_dir)))):
+                try:
+                    descendants = [child.pid for child in psutil.Process(process.pid).children(recursive=True)]
+                except psutil.Error:
+                    descendants = []
+                if in_a_cell and not descendants:
+                    time.sleep(0.002)
+                    continue
+                process.send_signal(sig)
+                sent = True
+                break
+            changes.wait(0.02)
     stdout, stderr = process.communicate(timeout=timeout_s)
     assert run_dir is not None, f"no run directory appeared: {stderr}"
     assert sent, f"the run ended before the moment to signal it came: {stdout[-500:]} {stderr[-500:]}"
