@@ -34,8 +34,9 @@ from jupyter_client.manager import AsyncKernelManager
 
 from agentic_ds.runs import safe_files
 from agentic_ds.sandbox import layout, leftovers, proctree
-from agentic_ds.sandbox.bwrap import bwrap_argv, kernel_python
+from agentic_ds.sandbox.bwrap import bwrap_argv
 from agentic_ds.sandbox.capture import CellCapture
+from agentic_ds.sandbox.kernel_command import is_kernel_command, kernel_command
 from agentic_ds.sandbox.limits import Limits, ProcessLimits
 from agentic_ds.sandbox.quota import DiskQuota
 from agentic_ds.sandbox.reset import BASELINE_CODE, RESET_CODE
@@ -46,7 +47,6 @@ from agentic_ds.sandbox.watchdog import CHECK_EVERY_S, Watchdog
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024   # one iopub message larger than this is dropped, not buffered
 START_TIMEOUT_S = 60
 RESET_TIMEOUT_S = 10
-KERNEL_ARGS = ("--HistoryManager.enabled=False",)
 REAP_CODE = (
     "import os as _os\nwhile True:\n    try:\n        if _os.waitpid(-1, _os.WNOHANG)[0] == 0:\n            break\n"
     "    except ChildProcessError:\n        break\ndel _os"
@@ -63,8 +63,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         # Our own argv, never a kernelspec found on the machine (which could point anywhere).
-        cmd = [kernel_python(), "-m", "ipykernel_launcher", "-f", os.path.realpath(self.connection_file), *KERNEL_ARGS]
-        return self._wrap(cmd)
+        return self._wrap(kernel_command(self.connection_file))
 
     def write_connection_file(self, **kwargs: Any) -> None:
         super().write_connection_file(**kwargs)
@@ -191,12 +190,10 @@ class SandboxKernel:
         root = self.root_pid
         if root is None or not self.use_bwrap:
             return root
-        python = kernel_python()
         with contextlib.suppress(psutil.Error):
             for proc in psutil.Process(root).children(recursive=True):
                 with contextlib.suppress(psutil.Error):
-                    cmdline = proc.cmdline()
-                    if cmdline[:1] == [python] and "ipykernel_launcher" in cmdline:
+                    if is_kernel_command(proc.cmdline()):
                         return proc.pid
         return None
 
