@@ -185,6 +185,21 @@ async def test_sandbox_notebook_is_written_after_every_cell(tmp_path):
     assert not [p for p in os.listdir(ws.root) if p.endswith(".tmp")]
 
 
+async def test_sandbox_kernel_starts_without_the_debugger_yet_cells_import_what_they_like(tmp_path):
+    """The kernel leaves debugpy out of its start (a quarter of it); a cell may still import it, and a module
+    written in the run directory, as under `python -m ipykernel_launcher`."""
+    ws = make_workspace(tmp_path / "run")
+    (ws.root / "helpers.py").write_text("ANSWER = 42\n")
+    runner = CodeRunner(ws, SandboxSettings())
+    try:
+        first = await runner.run("import sys\nprint('debugpy' in sys.modules, 'ipykernel.debugger' in sys.modules)")
+        second = await runner.run("import debugpy, helpers\nprint(bool(debugpy.__version__), helpers.ANSWER)")
+    finally:
+        await runner.close()
+    assert first.stdout.split() == ["False", "True"]
+    assert second.ok and second.stdout.split() == ["True", "42"]
+
+
 async def test_sandbox_kernel_start_and_round_trip_are_fast(tmp_path):
     ws = make_workspace(tmp_path / "run")
     runner = CodeRunner(ws, SandboxSettings())
