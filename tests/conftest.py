@@ -1,6 +1,6 @@
 """Suite-wide rules: no real model can be reached, no credential leaks in from the machine.
 
-The suite runs in parallel (`make test`: pytest-xdist, `-n auto --dist loadfile`: each test file runs whole on one
+The suite runs in parallel (`make test`: pytest-xdist, `--dist loadfile`: each test file runs whole on one
 worker process, so module-scoped fixtures are built once). A test must therefore:
 - listen on a port the OS chose (bind port 0, or the `free_port` fixture), never a fixed one;
 - write only under `tmp_path` / `tmp_path_factory` (never the working directory, $HOME or a fixed /tmp path), at
@@ -54,3 +54,14 @@ def free_port() -> int:
     """A port on 127.0.0.1 that nothing listened on a moment ago (for a server a test starts, or "connection refused").
     Prefer binding port 0 yourself when you start the server in this process: no other process can take it then."""
     return unused_port()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The order xdist hands files out in (`make test` passes `--no-loadscope-reorder`): files marked `early`
+    first, then the others by their number of tests, most first (xdist's own order). A file of one long test
+    (the kill points, the unprivileged attacks) would otherwise start last and run alone at the end."""
+    counts: dict[object, int] = {}
+    for item in items:
+        counts[item.path] = counts.get(item.path, 0) + 1
+    early = {item.path for item in items if item.get_closest_marker("early")}
+    items.sort(key=lambda item: (item.path not in early, -counts[item.path]))

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from agentic_ds.cli.main import main
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+pytestmark = [pytest.mark.early, pytest.mark.slow, pytest.mark.sandbox]
 MAX_CALLS = 50
 MAX_MODEL_SECONDS = 60        # the run's wall time without profiling (DuckDB's, not the model's)
 MAX_WALL_SECONDS = 240        # the whole run, profiling included, on a loaded test machine

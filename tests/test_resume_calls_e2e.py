@@ -18,7 +18,7 @@ from tests.fault_runs import FAST_CALLS, assert_consistent, run_cli
 from tests.resume_support import make_project, resume, run_dir_of, start_run
 from tests.support.fault_server import FaultServer, Hang, Rule, Status
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+pytestmark = [pytest.mark.early, pytest.mark.slow, pytest.mark.sandbox]
 
 
 def test_a_run_failed_by_a_model_call_resumes_and_its_calls_are_counted_over_both_attempts(tmp_path):

@@ -34,7 +34,7 @@ from tests.resume_support import (
     signal_at,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+pytestmark = [pytest.mark.early, pytest.mark.slow, pytest.mark.sandbox]
 
 POINTS = 16
 

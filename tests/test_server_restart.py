@@ -15,7 +15,7 @@ import pytest
 from agentic_ds.runs import run_lock
 from tests.server_support import CSV, environment, start_server
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+pytestmark = [pytest.mark.early, pytest.mark.slow, pytest.mark.sandbox]
 
 
 def test_a_killed_server_leaves_its_run_resumable_and_the_next_one_runs_its_queue(tmp_path):
