@@ -59,7 +59,9 @@ def free_port() -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The order xdist hands files out in (`make test` passes `--no-loadscope-reorder`): files marked `early`
     first, then the others by their number of tests, most first (xdist's own order). A file of one long test
-    (the kill points, the unprivileged attacks) would otherwise start last and run alone at the end."""
+    (the kill points, the large inputs) would otherwise start last and run alone at the end. The unprivileged
+    attack run is not marked: beside the other early files, its `nobody` kernels share RLIMIT_NPROC with theirs
+    (SECURITY.md) and one of its cells could not fork."""
     counts: dict[object, int] = {}
     for item in items:
         counts[item.path] = counts.get(item.path, 0) + 1
