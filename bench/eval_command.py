@@ -27,6 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.record import read_section, record_section  # noqa: E402
+
 MANIFEST = ROOT / "examples" / "eval" / "manifest.jsonl"
 _COMMIT = re.compile(r"commit (\w+)\)")
 _HARNESS_LINE = re.compile(r"^offline_eval: mode=(\w+) n=\d+ graded=(\d+) correct=(\d+)", re.M)
@@ -53,8 +55,7 @@ def read_eval(eval_dir: Path) -> dict[str, Any]:
 
 def harness_counts() -> tuple[dict[str, tuple[int, int]], str]:
     """(graded, correct) per mode as `bench/offline_eval.py` last recorded them in BENCHMARKS.md, and the commit."""
-    text = (ROOT / "BENCHMARKS.md").read_text() if (ROOT / "BENCHMARKS.md").exists() else ""
-    section = text.split("## offline_eval", 1)[-1].split("\n## ", 1)[0] if "## offline_eval" in text else ""
+    section = read_section("offline_eval")
     commit = _COMMIT.search(section)
     counts = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in _HARNESS_LINE.finditer(section)}
     return counts, commit.group(1) if commit else "unknown"
@@ -116,7 +117,6 @@ def main() -> None:
     result = "\n".join(f"{s['line']}  # mode={mode}" for mode, s in summaries.items())
     print(result, flush=True)
     if args.mode == "both":
-        from bench.record import record_section
 
         record_section("eval_command", section(summaries), result=result)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import BENCHMARKS, record_section  # noqa: E402
+from bench.record import read_section, record_section  # noqa: E402
 
 BOMBS = ("five writers", "kernel", "stubborn kernel")
 CHURN = (
@@ -104,7 +104,8 @@ def main() -> None:
         cells.append(f"{name}: median {median:.0f}, p90 {p90:.0f}, max {top:.0f}")
         print(f"{name:16} median {median:5.0f} MB  p90 {p90:5.0f} MB  max {top:5.0f} MB  past the quota")
     line = f"- {mode} ({args.rounds} rounds, {args.busy} busy loops + 200 MB churn): " + "; ".join(cells) + " MB."
-    kept = [old for old in _section_lines() if old.startswith("- ") and not old.startswith(line.split(" (")[0])]
+    kept = [old for old in read_section("quota_overshoot").splitlines()
+            if old.startswith("- ") and not old.startswith(line.split(" (")[0])]
     record_section("quota_overshoot", [
         "MB the bomb's files held past a 64 MB quota, measured from the host, on the 2 cores loaded meanwhile.",
         "", *sorted([*kept, line]),
@@ -113,15 +114,6 @@ def main() -> None:
     print(f"quota_overshoot: mode={'root' if found['real_time'] else 'nobody'} "
           f"five_writers_max_mb={tops['five writers']:.0f} kernel_max_mb={tops['kernel']:.0f} "
           f"stubborn_max_mb={tops['stubborn kernel']:.0f}")
-
-
-def _section_lines() -> list[str]:
-    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else ""
-    start = text.find("## quota_overshoot\n")
-    if start < 0:
-        return []
-    end = text.find("\n## ", start + 1)
-    return text[start:end if end > 0 else len(text)].splitlines()
 
 
 if __name__ == "__main__":

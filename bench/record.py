@@ -10,6 +10,16 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[1] / "BENCHMARKS.md"
 
 
+def read_section(name: str) -> str:
+    """The text of `## name` in BENCHMARKS.md, its heading included, up to the next section ("" when absent)."""
+    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else ""
+    start = text.find(f"## {name}\n")
+    if start < 0:
+        return ""
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else len(text)]
+
+
 def record_section(name: str, lines: list[str], result: str | None = None) -> None:
     """Replace `## name` with `lines`, then the benchmark's fixed last line (`result`) in a code block."""
     if result is not None:
