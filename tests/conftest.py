@@ -13,6 +13,7 @@ worker process, so module-scoped fixtures are built once). A test must therefore
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm must not fetch its cost map
 os.environ.setdefault("ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN", "1")
@@ -62,8 +63,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     (the kill points, the large inputs) would otherwise start last and run alone at the end. The unprivileged
     attack run is not marked: beside the other early files, its `nobody` kernels share RLIMIT_NPROC with theirs
     (SECURITY.md) and one of its cells could not fork."""
-    counts: dict[object, int] = {}
-    for item in items:
-        counts[item.path] = counts.get(item.path, 0) + 1
+    counts = Counter(item.path for item in items)
     early = {item.path for item in items if item.get_closest_marker("early")}
     items.sort(key=lambda item: (item.path not in early, -counts[item.path]))
