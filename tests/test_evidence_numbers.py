@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_ds.evidence.numbers import NumberIndex, extract, offset_of, written_at
+from agentic_ds.evidence import numbers
+from agentic_ds.evidence.numbers import NumberIndex, extract, indexed, offset_of, written_at
 from tests.evidence_support import assert_linear
 
 
@@ -94,6 +95,38 @@ def test_bounds_are_traced_by_a_number_on_their_side():
 def test_an_empty_index_traces_nothing():
     assert not NumberIndex().traces(one("0.5")) and not NumberIndex().traces(one("p < 0.05"))
 
+
+
+def test_a_text_read_again_is_indexed_once_and_the_shared_index_is_never_changed(monkeypatch):
+    monkeypatch.setattr(numbers, "_indexed", numbers.OrderedDict())
+    monkeypatch.setattr(numbers, "_indexed_chars", 0)
+    rows = "".join(f"{i},{i * 1.25:.2f},{i % 7}%\n" for i in range(2000))
+    first = indexed("id,amount,share\n" + rows)
+    again = indexed("".join(["id,amount,share\n", rows]))     # the same text, read again (another string)
+    assert again is first
+    fresh = index_of("id,amount,share\n" + rows)
+    for claim in ("1,248.75", "0.06", "6%", "2,499", "-3.5", "p < 0.001"):
+        assert first.traces(one(claim)) == fresh.traces(one(claim)), claim
+        assert first.proves(one(claim)) == fresh.proves(one(claim)), claim
+    before = len(first)
+    union = NumberIndex()
+    union.merge(first)
+    union.add_text("987654.321")
+    assert len(first) == before and not first.traces(one("987,654.32")) and union.traces(one("987,654.32"))
+
+
+def test_the_texts_kept_for_their_indexes_are_bounded(monkeypatch):
+    monkeypatch.setattr(numbers, "_indexed", numbers.OrderedDict())
+    monkeypatch.setattr(numbers, "_indexed_chars", 0)
+    monkeypatch.setattr(numbers, "INDEXED_CHARS", 30)
+    a, b, c = "a 1.5 " * 2, "b 2.5 " * 2, "c 3.5 " * 2     # 12 characters each
+    kept_a = indexed(a)
+    indexed(b)
+    assert indexed(a) is kept_a                            # a used again: b is now the least recently used
+    indexed(c)
+    assert list(numbers._indexed) == [a, c] and numbers._indexed_chars == 24
+    assert indexed(b) is not None and b in numbers._indexed and a not in numbers._indexed
+    assert indexed("x 9.5 " * 100).traces(one("9.5"))      # one text over the bound is still indexed
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", ["1,234,567.89e-3 -0.5% ", "9" * 5000 + " ", "1,2,3,4,5,", "e1e1-1-1.1.1.",

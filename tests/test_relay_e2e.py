@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,15 @@ class MalformedFirst(OfflineResponder):
         if number == 0 and self.writes.get(0, 0) == 0:
             return b'{"content": "cut'
         return super().reply_bytes(number, body)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _temporary_files_under_pytest(tmp_path_factory):
+    """`relay record` keeps its run folder in the system's temporary folder for the developer to read; here that
+    is pytest's, which pytest prunes, not /tmp."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("tempfiles")))
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,8 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 # Paths, ISO dates/times and `label 3` references are not claims: they are masked before numbers are read.
@@ -321,6 +323,34 @@ class NumberIndex:
                 return True
         return False
 
+
+INDEXED_CHARS = 32 * 1024 * 1024   # the texts `indexed` keeps (with their indexes), least recently used out first
+_indexed: OrderedDict[str, NumberIndex] = OrderedDict()
+_indexed_chars = 0
+_indexed_lock = threading.Lock()
+
+
+def indexed(text: str) -> NumberIndex:
+    """The numbers of `text`, read once per process for the same text. Every check of a run (each stage's review,
+    each criterion, the final answer) reads the run's outputs again, and a copy of the data written to outputs/
+    holds a number in every cell. The index returned is shared: nothing changes it once built (`merge` only reads
+    the index it is given)."""
+    global _indexed_chars
+    with _indexed_lock:
+        index = _indexed.get(text)
+        if index is not None:
+            _indexed.move_to_end(text)
+            return index
+    index = NumberIndex()
+    index.add_text(text)
+    index._ready(signed=False)   # sorted before it is shared: from here on it is only read
+    with _indexed_lock:
+        if text not in _indexed:
+            _indexed[text] = index
+            _indexed_chars += len(text)
+        while _indexed_chars > INDEXED_CHARS and len(_indexed) > 1:
+            _indexed_chars -= len(_indexed.popitem(last=False)[0])
+    return index
 
 def written_at(text: str, written: str) -> int | None:
     """Where a number stands in `text` written exactly as `written` (a figure as an answer wrote it), or None."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from agentic_ds.evidence.numbers import Number, NumberIndex, offset_of, written_at
+from agentic_ds.evidence.numbers import Number, NumberIndex, indexed, offset_of, written_at
 from agentic_ds.runs import safe_files
 from agentic_ds.workspace import Workspace
 
@@ -108,9 +108,7 @@ class CodeEvidence:
             text = self.text(rel)
             if text is None:
                 return None
-            index = NumberIndex()
-            index.add_text(text)
-            self._indexes[rel] = index
+            self._indexes[rel] = indexed(text)
         return self._indexes[rel]
 
     def proven_in(self, claim: Number, rels: list[str] | None = None) -> str | None:

@@ -9,9 +9,11 @@ this is imported by the product.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pickle
+import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -75,6 +77,7 @@ def _shared_folder() -> Path:
     global _folder
     if _folder is None:
         _folder = Path(tempfile.mkdtemp(prefix="agentic-ds-shared-context-"))
+        atexit.register(shutil.rmtree, _folder, True)   # one per test process, gone with it
         (_folder / "site").mkdir()
         site = _SITE.format(folder=str(Path(__file__).resolve().parent), env=ENV)
         (_folder / "site" / "sitecustomize.py").write_text(site, encoding="utf-8")
