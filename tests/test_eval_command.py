@@ -15,6 +15,7 @@ import pytest
 from agentic_ds.errors import UsageError
 from agentic_ds.evaluation.grading import grade
 from agentic_ds.evaluation.manifest import load_manifest
+from tests import warm_cli
 
 LINE = {
     "id": "q1", "task": "What is the mean price?", "files": ["data.csv"], "answer": {"mean": 1}, "checker": "numeric"
@@ -29,8 +30,8 @@ def write_manifest(folder: Path, lines: list) -> Path:
 
 
 def cli(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "agentic_ds", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
+    """`agentic-ds ARGS` as a process of its own, forked from the worker's zygote (tests/warm_cli.py)."""
+    return warm_cli.run(args, cwd=cwd, timeout=timeout)
 
 
 # -- the manifest --------------------------------------------------------------------------------------------
