@@ -96,10 +96,9 @@ def test_an_empty_index_traces_nothing():
     assert not NumberIndex().traces(one("0.5")) and not NumberIndex().traces(one("p < 0.05"))
 
 
-
 def test_a_text_read_again_is_indexed_once_and_the_shared_index_is_never_changed(monkeypatch):
     monkeypatch.setattr(numbers, "_indexed", numbers.OrderedDict())
-    monkeypatch.setattr(numbers, "_indexed_chars", 0)
+    monkeypatch.setattr(numbers, "_indexed_bytes", 0)
     rows = "".join(f"{i},{i * 1.25:.2f},{i % 7}%\n" for i in range(2000))
     first = indexed("id,amount,share\n" + rows)
     again = indexed("".join(["id,amount,share\n", rows]))     # the same text, read again (another string)
@@ -116,17 +115,30 @@ def test_a_text_read_again_is_indexed_once_and_the_shared_index_is_never_changed
 
 
 def test_the_texts_kept_for_their_indexes_are_bounded(monkeypatch):
+    a, b, c = "a 1.5 " * 2, "b 2.5 " * 2, "c 3.5 " * 2     # of one weight each: 12 characters and one number
+    weight = numbers.index_weight(a, index_of(a))
+    assert weight == numbers.index_weight(b, index_of(b)) > len(a)
     monkeypatch.setattr(numbers, "_indexed", numbers.OrderedDict())
-    monkeypatch.setattr(numbers, "_indexed_chars", 0)
-    monkeypatch.setattr(numbers, "INDEXED_CHARS", 30)
-    a, b, c = "a 1.5 " * 2, "b 2.5 " * 2, "c 3.5 " * 2     # 12 characters each
+    monkeypatch.setattr(numbers, "_indexed_bytes", 0)
+    monkeypatch.setattr(numbers, "INDEXED_BYTES", 2 * weight + 1)
     kept_a = indexed(a)
     indexed(b)
     assert indexed(a) is kept_a                            # a used again: b is now the least recently used
     indexed(c)
-    assert list(numbers._indexed) == [a, c] and numbers._indexed_chars == 24
+    assert list(numbers._indexed) == [a, c] and numbers._indexed_bytes == 2 * weight
     assert indexed(b) is not None and b in numbers._indexed and a not in numbers._indexed
     assert indexed("x 9.5 " * 100).traces(one("9.5"))      # one text over the bound is still indexed
+    assert list(numbers._indexed) == ["x 9.5 " * 100]
+
+
+def test_an_index_is_weighed_by_the_numbers_it_keeps():
+    import random
+    rng = random.Random(3)
+    dense = "\n".join(",".join(f"{rng.gauss(0, 1):.6f}" for _ in range(10)) for _ in range(2000))
+    words = "no numbers here at all " * (len(dense) // 23)
+    assert numbers.index_weight(dense, index_of(dense)) > 10 * len(dense)
+    assert numbers.index_weight(words, index_of(words)) == len(words)
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", ["1,234,567.89e-3 -0.5% ", "9" * 5000 + " ", "1,2,3,4,5,", "e1e1-1-1.1.1.",

@@ -324,9 +324,9 @@ class NumberIndex:
         return False
 
 
-INDEXED_CHARS = 32 * 1024 * 1024   # the texts `indexed` keeps (with their indexes), least recently used out first
-_indexed: OrderedDict[str, NumberIndex] = OrderedDict()
-_indexed_chars = 0
+INDEXED_BYTES = 64 * 1024 * 1024   # about what `indexed` keeps (texts and indexes), least recently used out first
+_indexed: OrderedDict[str, tuple[NumberIndex, int]] = OrderedDict()
+_indexed_bytes = 0
 _indexed_lock = threading.Lock()
 
 
@@ -335,22 +335,32 @@ def indexed(text: str) -> NumberIndex:
     each criterion, the final answer) reads the run's outputs again, and a copy of the data written to outputs/
     holds a number in every cell. The index returned is shared: nothing changes it once built (`merge` only reads
     the index it is given)."""
-    global _indexed_chars
+    global _indexed_bytes
     with _indexed_lock:
-        index = _indexed.get(text)
-        if index is not None:
+        kept = _indexed.get(text)
+        if kept is not None:
             _indexed.move_to_end(text)
-            return index
+            return kept[0]
     index = NumberIndex()
     index.add_text(text)
     index._ready(signed=False)   # sorted before it is shared: from here on it is only read
+    weight = index_weight(text, index)
     with _indexed_lock:
         if text not in _indexed:
-            _indexed[text] = index
-            _indexed_chars += len(text)
-        while _indexed_chars > INDEXED_CHARS and len(_indexed) > 1:
-            _indexed_chars -= len(_indexed.popitem(last=False)[0])
+            _indexed[text] = (index, weight)
+            _indexed_bytes += weight
+        while _indexed_bytes > INDEXED_BYTES and len(_indexed) > 1:
+            _indexed_bytes -= _indexed.popitem(last=False)[1][1]
     return index
+
+
+def index_weight(text: str, index: NumberIndex) -> int:
+    """About the bytes `text` and its index hold: a character each, and 32 for each number kept (a float and a
+    list's pointer to it). 4 MB of distinct six-decimal numbers index to about 25 MB."""
+    kept = len(index._values) + len(index._signed)
+    kept += sum(map(len, index._literal.values())) + sum(map(len, index._literal_signed.values()))
+    return len(text) + 32 * kept
+
 
 def written_at(text: str, written: str) -> int | None:
     """Where a number stands in `text` written exactly as `written` (a figure as an answer wrote it), or None."""
