@@ -44,12 +44,23 @@ class MalformedFirst(OfflineResponder):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _temporary_files_under_pytest(tmp_path_factory):
-    """`relay record` keeps its run folder in the system's temporary folder for the developer to read; here that
-    is pytest's, which pytest prunes, not /tmp."""
+def _recorded_run_folders_removed():
+    """`relay record` keeps its run folder in the temporary folder for the developer to read: the ones these tests
+    made (and only those: another suite may be recording beside them) are removed after them."""
+    made: list[str] = []
+    real = tempfile.mkdtemp
+
+    def mkdtemp(*args, **kwargs):
+        path = real(*args, **kwargs)
+        if Path(path).name.startswith("relay-record-"):
+            made.append(path)
+        return path
+
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("tempfiles")))
+        patch.setattr(tempfile, "mkdtemp", mkdtemp)
         yield
+    for path in made:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
