@@ -48,9 +48,10 @@ run: $(STAMP)
 # as many as cores: about half of a test's time is spent waiting on a child (a run, a kernel, a server), so two
 # workers per core keep both busy. --dist loadfile keeps each test file on one worker, so its module-scoped
 # fixtures are built once; --no-loadscope-reorder hands the files out in tests/conftest.py's order (a file of a few
-# long tests first, so it does not run alone at the end). The package's bytecode is compiled first: with PYTHONDONTWRITEBYTECODE set (as in some
-# CI environments) every process that imports it, each CLI run and each worker, would compile it again (a third of a
-# CPU-second a run); compileall writes it once, whatever that variable says, and only what changed since.
+# long tests first, so it does not run alone at the end). The package's bytecode is compiled first: with
+# PYTHONDONTWRITEBYTECODE set (as in some CI environments) every process that imports it, each CLI run and each
+# worker, would compile it again (a third of a CPU-second a run); compileall writes it once, whatever that variable
+# says, and only what changed since.
 test: lint
 	$(BIN)/python -m compileall -q agentic_ds tests
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder

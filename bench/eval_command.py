@@ -117,7 +117,6 @@ def main() -> None:
     result = "\n".join(f"{s['line']}  # mode={mode}" for mode, s in summaries.items())
     print(result, flush=True)
     if args.mode == "both":
-
         record_section("eval_command", section(summaries), result=result)
 
 
