@@ -5,12 +5,12 @@
 
 `write` reads each question of the blind sets (tests/heldout, tests/fresh, tests/probe*; 1,163 questions) against
 the profile of its files, with this checkout's reader, planner and coder, and writes one line per question: the
-reading's kind, its spec's parameters, its doubts, its asks, the first stages of the plans capped at 3 and 7 stages,
+reading's kind, its spec's parameters, its doubts, its asks, the stages of its plans capped at 3 and at 7 stages,
 and a hash of each code attempt the coder would run. The tables are materialized first if a set's data/ is missing
 (tests/heldout/materialize.py; no network). About 15 s, no model and no sandbox.
 
 `compare` counts how the readings changed. A reading is *confident* when its spec is answerable and has no doubt:
-the run would end `completed`. Its last line is:
+the offline model then answers it (a run ends `completed` once the evidence checks pass). Its last line is:
 
     readings: n=N confident_lost=L confident_new=G confident_changed=C other_changed=O
 
