@@ -27,7 +27,10 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentic_ds.evaluation.manifest import EvalTask
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -36,12 +39,19 @@ SETS = ("heldout", "fresh", "probe", "probe2", "probe3", "probe4", "probe5", "pr
 SPLITS = ("dev", "holdout")
 
 
-def questions(splits: tuple[str, ...]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+def questions(splits: tuple[str, ...]) -> Iterator[tuple[str, str, EvalTask, tuple[Path, ...]]]:
+    """(set, split, question, its input files) of every question, each set's tables materialized first if missing."""
+    from agentic_ds.evaluation.manifest import load_manifest
+    from tests.heldout.materialize import materialize
+
     for name in SETS:
+        folder = ROOT / "tests" / name
+        if not (folder / "data").is_dir():
+            materialize(folder / "data")
         for split in splits:
-            with open(ROOT / "tests" / name / f"{split}.jsonl", encoding="utf-8") as handle:
-                for line in handle:
-                    yield name, split, json.loads(line)
+            manifest = load_manifest(folder / f"{split}.jsonl")
+            for task in manifest.tasks:
+                yield name, split, task, tuple(manifest.input_paths(task))
 
 
 def write(out: Path, splits: tuple[str, ...]) -> int:
@@ -52,31 +62,26 @@ def write(out: Path, splits: tuple[str, ...]) -> int:
     from agentic_ds.profiling.model import DataProfile
     from agentic_ds.skills import SkillLibrary
     from agentic_ds.skills.library import default_skills_dir
-    from tests.heldout.materialize import materialize
 
     library = SkillLibrary.load(default_skills_dir())
-    profiles: dict[tuple[str, tuple[str, ...]], DataProfile] = {}
+    profiles: dict[tuple[Path, ...], DataProfile] = {}
     count = 0
     with open(out, "w", encoding="utf-8") as handle:
-        for name, split, question in questions(splits):
-            base = ROOT / "tests" / name
-            if not (base / "data").is_dir():
-                materialize(base / "data")
-            files = tuple(question["files"])
-            profile = profiles.get((name, files))
+        for name, split, question, files in questions(splits):
+            profile = profiles.get(files)
             if profile is None:
-                profile = profiles[(name, files)] = profile_inputs([base / f for f in files], base=base)
-            reading = read_question(question["task"], profile)
+                profile = profiles[files] = profile_inputs(list(files), base=ROOT / "tests" / name)
+            reading = read_question(question.task, profile)
             spec = reading.spec
             row: dict[str, Any] = {
-                "set": name, "split": split, "id": question["id"], "kind": reading.kind,
+                "set": name, "split": split, "id": question.id, "kind": reading.kind,
                 "answerable": spec.answerable, "doubts": list(spec.doubts), "goals": list(reading.goals),
                 "params": json.dumps(spec.params(), default=str, sort_keys=True) if spec.answerable else "",
                 "asks": [[a.text, a.slot, a.name] for a in reading.asks],
             }
             for stages in (3, 7):
                 try:
-                    plan = plan_for(question["task"], profile, library, stages)
+                    plan = plan_for(question.task, profile, library, stages)
                     row[f"plan{stages}"] = [[s.title, s.method.skill, s.method.template, s.criteria,
                                              json.dumps(s.method.params, default=str, sort_keys=True)]
                                             for s in plan.steps]
@@ -84,7 +89,7 @@ def write(out: Path, splits: tuple[str, ...]) -> int:
                     row[f"plan{stages}"] = str(exc)
             try:
                 row["code"] = [[hashlib.sha256(a.code.encode()).hexdigest()[:12] for a in step.attempts]
-                               for step in task_steps(question["task"], profile, library)]
+                               for step in task_steps(question.task, profile, library)]
             except ValueError as exc:
                 row["code"] = str(exc)
             handle.write(json.dumps(row, sort_keys=True, default=str) + "\n")
